@@ -1,0 +1,19 @@
+/* plnimble--0.1.sql: install script for the plnimble language */
+
+\echo Use "CREATE EXTENSION plnimble" to load this file. \quit
+
+CREATE FUNCTION plnimble_call_handler() RETURNS language_handler
+	AS 'MODULE_PATHNAME' LANGUAGE C;
+
+CREATE FUNCTION plnimble_inline_handler(internal) RETURNS void
+	STRICT AS 'MODULE_PATHNAME' LANGUAGE C;
+
+CREATE FUNCTION plnimble_validator(oid) RETURNS void
+	STRICT AS 'MODULE_PATHNAME' LANGUAGE C;
+
+CREATE TRUSTED LANGUAGE plnimble
+	HANDLER plnimble_call_handler
+	INLINE plnimble_inline_handler
+	VALIDATOR plnimble_validator;
+
+COMMENT ON LANGUAGE plnimble IS 'PL/nimble procedural language';

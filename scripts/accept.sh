@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# scripts/accept.sh: accept plnimble's latest output as the expected output.
+#
+# Usage: bash scripts/accept.sh NAME...
+#
+# Copies results/regress/results/NAME.out, written by the last
+# `bash scripts/test.sh` run, to expected/NAME.out.  Meant for scripts in
+# sql/oracle-allowlist.txt, whose plnimble output knowingly differs from
+# PL/pgSQL's; for all others generate expected/ with
+# scripts/oracle-expected.sh instead.  Review with git diff before committing.
+
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ $# -eq 0 ]; then
+	echo "usage: bash scripts/accept.sh NAME..." >&2
+	exit 2
+fi
+status=0
+for arg in "$@"; do
+	name=$(basename "$arg" .sql)
+	src=results/regress/results/$name.out
+	if [ ! -f "$src" ]; then
+		echo "no $src: run 'bash scripts/test.sh $name' first" >&2
+		status=1
+		continue
+	fi
+	if ! grep -qE "^[[:space:]]*${name}[[:space:]]*:" sql/oracle-allowlist.txt 2>/dev/null; then
+		echo "note: $name is not in sql/oracle-allowlist.txt" >&2
+	fi
+	cp "$src" "expected/$name.out"
+	echo "accepted $src -> expected/$name.out"
+done
+exit "$status"

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# scripts/demo.sh: a two-minute look at plnimble next to PL/pgSQL.
+#
+# Usage: bash scripts/demo.sh
+#
+# Installs missing build dependencies, builds and installs plnimble, starts
+# a throwaway PostgreSQL 15 cluster, and creates a database that has both
+# languages (the real plpgsql and plnimble).  The same three functions are
+# created in each language, then called; one table shows both languages'
+# results and elapsed times side by side.  Timings are whatever they are:
+# only an error (a failing query, build or set-up) makes this script fail.
+# The cluster is stopped and removed at the end.
+
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+
+pln_install_deps
+pln_build_install
+# shellcheck disable=SC2119 # default port
+pln_cluster_start
+createdb demo
+
+echo
+echo "== plnimble demo on $(psql -X -A -t -d demo -c 'SELECT version()')"
+psql -X -q -v ON_ERROR_STOP=1 -d demo <<'SQL'
+\pset footer off
+\pset null '(null)'
+
+CREATE EXTENSION plnimble;
+
+\echo
+\echo 'Both languages are installed in this database:'
+SELECT lanname AS language, lanplcallfoid::regproc AS call_handler
+  FROM pg_language WHERE lanname IN ('plpgsql', 'plnimble') ORDER BY 1;
+
+-- The same three function bodies, created once in schema nimble with
+-- LANGUAGE plnimble and once in schema pgsql with LANGUAGE plpgsql.
+CREATE SCHEMA nimble;
+CREATE SCHEMA pgsql;
+CREATE TABLE demo_function (name text, body text);
+INSERT INTO demo_function VALUES
+  ('add_one(i int) RETURNS int',
+   'begin return i + 1; end'),
+  ('safe_int(s text) RETURNS int',
+   'begin return s::int; exception when invalid_text_representation then return null; end'),
+  ('empty_blocks(n int) RETURNS int',
+   'begin for k in 1..n loop begin null; exception when others then null; end; end loop; return n; end');
+
+\echo
+\echo 'The functions (identical text in both languages):'
+SELECT name AS "function", body FROM demo_function;
+
+SELECT format('CREATE FUNCTION %s.%s LANGUAGE %s AS %L', l.schema, f.name, l.lang, f.body)
+  FROM demo_function f,
+       (VALUES ('nimble', 'plnimble'), ('pgsql', 'plpgsql')) AS l(schema, lang)
+\gexec
+
+-- timed(query): run query three times; return its result and the
+-- elapsed milliseconds of the fastest run, measured with
+-- clock_timestamp().  Written in the real PL/pgSQL so that it measures
+-- both languages the same way.
+CREATE FUNCTION timed(query text, OUT result text, OUT ms numeric)
+LANGUAGE plpgsql AS $$
+DECLARE
+  t0 timestamptz;
+BEGIN
+  FOR run IN 1..3 LOOP
+    t0 := clock_timestamp();
+    EXECUTE query INTO result;
+    ms := least(ms, extract(epoch FROM clock_timestamp() - t0) * 1000);
+  END LOOP;
+END
+$$;
+
+-- Warm up: compile every function once, so the timings below show
+-- execution only.
+SELECT nimble.add_one(0), nimble.safe_int('0'), nimble.empty_blocks(1),
+       pgsql.add_one(0), pgsql.safe_int('0'), pgsql.empty_blocks(1) \gset warm_
+
+\echo
+\echo 'Side by side (elapsed time of one call, fastest of three):'
+SELECT c.call,
+       n.result AS plnimble,
+       to_char(n.ms, 'FM999999990.000') || ' ms' AS "plnimble time",
+       p.result AS plpgsql,
+       to_char(p.ms, 'FM999999990.000') || ' ms' AS "plpgsql time",
+       CASE WHEN n.ms > 0 THEN to_char(p.ms / n.ms, 'FM999990.0') || 'x' END
+         AS "plnimble speed-up"
+  FROM (VALUES (1, 'add_one(41)'),
+               (2, 'safe_int(''42'')'),
+               (3, 'safe_int(''forty-two'')'),
+               (4, 'empty_blocks(200000)')) AS c(ord, call)
+       CROSS JOIN LATERAL timed('SELECT nimble.' || c.call) AS n
+       CROSS JOIN LATERAL timed('SELECT pgsql.' || c.call) AS p
+ ORDER BY c.ord;
+SQL
+
+echo "empty_blocks(200000) enters 200000 BEGIN ... EXCEPTION blocks: PL/pgSQL"
+echo "opens a subtransaction for each, plnimble only when a block needs one."
+pln_cluster_stop

@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# scripts/test.sh: build plnimble and run its regression scripts.
+#
+# Usage: bash scripts/test.sh [NAME...]      (NAME = sql/NAME.sql; default all)
+#
+# Installs missing build dependencies, builds and installs plnimble, starts a
+# throwaway PostgreSQL 15 cluster and creates the template databases (see
+# scripts/lib.sh).  Then every sql/*.sql script gets two checks:
+#
+#   regress  run on plnimble (LANGUAGE plpgsql means plnimble there) and
+#            compared by pg_regress with expected/NAME.out;
+#   oracle   run again on the real PL/pgSQL (LANGUAGE plnimble means
+#            plpgsql there, "plnimble." rewritten to "plpgsql."); both
+#            outputs are normalised (PL/nimble -> PL/pgSQL, plnimble ->
+#            plpgsql) and must be identical, unless the script is listed in
+#            sql/oracle-allowlist.txt.
+#
+# Prints one line per script, the diffs of the failures, an oracle summary,
+# the server-log check and, as the very last line, "N passed, M failed"
+# (two checks per script; a crash or leak in the server log is one more
+# failure).  Exits non-zero when anything failed.  This is what .ci/run
+# runs; it does not use `make installcheck`.
+#
+# Outputs: results/regress/ (plnimble run), results/oracle/ (PL/pgSQL run
+# and normalised diffs), results/build.log, results/server.log.
+
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+export LC_ALL=C
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+
+ALLOWLIST=sql/oracle-allowlist.txt
+MAX_DIFF_LINES=200 # per diff printed; the whole diff stays in results/
+
+# The very last line of output.  Stops the cluster first so that nothing
+# the shutdown might print comes after it.
+finish() {
+	pln_cluster_stop
+	echo "$1 passed, $2 failed"
+	[ "$2" -eq 0 ]
+	exit
+}
+
+# Print a diff file, cut after MAX_DIFF_LINES lines.
+show_diff() {
+	local title=$1 file=$2 n
+	echo "=== $title ($file)"
+	n=$(wc -l <"$file")
+	head -n "$MAX_DIFF_LINES" "$file"
+	if [ "$n" -gt "$MAX_DIFF_LINES" ]; then
+		echo "... ($((n - MAX_DIFF_LINES)) more lines in $file)"
+	fi
+}
+
+# --- which scripts -----------------------------------------------------------
+tests=()
+if [ $# -gt 0 ]; then
+	for arg in "$@"; do
+		name=$(basename "$arg" .sql)
+		if [ ! -f "sql/$name.sql" ]; then
+			echo "no such test script: sql/$name.sql"
+			finish 0 1
+		fi
+		tests+=("$name")
+	done
+else
+	for f in sql/*.sql; do
+		[ -f "$f" ] && tests+=("$(basename "$f" .sql)")
+	done
+fi
+if [ ${#tests[@]} -eq 0 ]; then
+	echo "warning: no test scripts in sql/"
+fi
+
+# --- allowlist: "name: reason" lines, # comments -------------------------------
+declare -A allowed=()
+if [ -f "$ALLOWLIST" ]; then
+	lineno=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		lineno=$((lineno + 1))
+		[[ $line =~ ^[[:space:]]*(#|$) ]] && continue
+		if [[ $line =~ ^[[:space:]]*([^:[:space:]]+)[[:space:]]*:[[:space:]]*([^[:space:]].*)$ ]]; then
+			allowed[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+			if [ ! -f "sql/${BASH_REMATCH[1]}.sql" ]; then
+				echo "warning: $ALLOWLIST:$lineno: no script sql/${BASH_REMATCH[1]}.sql"
+			fi
+		else
+			echo "warning: $ALLOWLIST:$lineno: not 'name: reason', ignored: $line"
+		fi
+	done <"$ALLOWLIST"
+fi
+
+# --- set-up --------------------------------------------------------------------
+setup_failed() {
+	local n=$((2 * ${#tests[@]}))
+	[ "$n" -gt 0 ] || n=1
+	echo "FAIL  set-up: $1"
+	finish 0 "$n"
+}
+
+pln_install_deps || setup_failed "installing dependencies failed"
+pln_build_install || setup_failed "build failed (see above and results/build.log)"
+mkdir -p results
+PLN_SERVER_LOG_COPY=$PWD/results/server.log
+# shellcheck disable=SC2119 # default port
+pln_cluster_start || setup_failed "could not start a PostgreSQL cluster"
+pln_make_templates plnimble oracle || setup_failed "could not create the template databases"
+
+# --- run -------------------------------------------------------------------------
+width=0
+for t in "${tests[@]}"; do
+	[ ${#t} -gt "$width" ] && width=${#t}
+done
+
+passed=0 failed=0
+identical=0 differ=0 allowlisted=0
+failed_diffs=() # "title|file" for the diffs shown after the per-script lines
+
+for t in "${tests[@]}"; do
+	# regress: plnimble against expected/NAME.out
+	rc=0
+	pln_regress_run "$t" || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		regress="regress ok"
+	else
+		case $rc in
+		124) regress="regress TIMEOUT" ;;
+		*)
+			if [ ! -f "expected/$t.out" ]; then
+				regress="regress FAILED, no expected/$t.out"
+			else
+				regress="regress FAILED"
+			fi
+			;;
+		esac
+		if [ ! -f "expected/$t.out" ]; then
+			failed_diffs+=("$t: no expected output; write it with: bash scripts/oracle-expected.sh $t|results/regress/$t.log")
+		elif [ -s "results/regress/$t.diff" ]; then
+			failed_diffs+=("$t: regress diff, expected vs plnimble|results/regress/$t.diff")
+		else
+			failed_diffs+=("$t: pg_regress messages|results/regress/$t.log")
+		fi
+	fi
+
+	# oracle: the same script on real PL/pgSQL, normalised outputs compared
+	rc=0
+	pln_oracle_run "$t" || rc=$?
+	mine=results/regress/results/$t.out
+	theirs=results/oracle/results/$t.out
+	odiff=results/oracle/$t.diff
+	rm -f "$odiff"
+	oracle_ok=0 note=""
+	if [ "$rc" -eq 124 ]; then
+		oracle="oracle TIMEOUT"
+		differ=$((differ + 1))
+		failed_diffs+=("$t: oracle run messages|results/oracle/$t.log")
+	elif [ "$rc" -ne 0 ]; then
+		oracle="oracle ERROR"
+		differ=$((differ + 1))
+		failed_diffs+=("$t: oracle run messages|results/oracle/$t.log")
+	elif [ ! -f "$mine" ]; then
+		oracle="oracle not compared, no plnimble output"
+		differ=$((differ + 1))
+	else
+		pln_normalise "$theirs" >"results/oracle/$t.pgsql.norm"
+		pln_normalise "$mine" >"results/oracle/$t.nimble.norm"
+		if diff -u --label "oracle: PL/pgSQL, normalised" \
+			--label "plnimble, normalised" \
+			"results/oracle/$t.pgsql.norm" "results/oracle/$t.nimble.norm" \
+			>"$odiff"; then
+			oracle="oracle identical"
+			oracle_ok=1
+			identical=$((identical + 1))
+			rm -f "$odiff"
+			if [ -n "${allowed[$t]+set}" ]; then
+				note="; allowlist entry $t no longer needed"
+			fi
+		else
+			differ=$((differ + 1))
+			if [ -n "${allowed[$t]+set}" ]; then
+				oracle="oracle differs, allowlisted"
+				oracle_ok=1
+				allowlisted=$((allowlisted + 1))
+			else
+				oracle="oracle differs"
+				failed_diffs+=("$t: oracle diff, PL/pgSQL vs plnimble|$odiff")
+			fi
+		fi
+	fi
+
+	checks_failed=0
+	if [ "$regress" = "regress ok" ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		checks_failed=1
+	fi
+	if [ "$oracle_ok" -eq 1 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		checks_failed=1
+	fi
+	if [ "$checks_failed" -eq 0 ]; then verdict=ok; else verdict=FAIL; fi
+	printf '%-5s %-*s  (%s, %s%s)\n' "$verdict" "$width" "$t" "$regress" "$oracle" "$note"
+done
+
+# --- report ----------------------------------------------------------------------
+for entry in "${failed_diffs[@]}"; do
+	echo
+	show_diff "${entry%%|*}" "${entry#*|}"
+done
+[ ${#failed_diffs[@]} -gt 0 ] && echo
+
+echo "oracle: $identical identical, $differ differ ($allowlisted allowlisted)"
+if ! pln_check_server_log "$PLN_SERVER_LOG"; then
+	failed=$((failed + 1))
+fi
+finish "$passed" "$failed"

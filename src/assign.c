@@ -1,0 +1,804 @@
+/*-------------------------------------------------------------------------
+ *
+ * assign.c
+ *	  Storing values into variables, records, fields and rows.
+ *
+ * Every store goes through exec_assign_value, which converts the value to
+ * the target's type with PL/pgSQL's assignment rules (an assignment cast
+ * if there is one, else conversion through text) and enforces NOT NULL.
+ * Values are copied into the call's datum context, so they outlive the
+ * expression that computed them.
+ *
+ * Records are kept as expanded records; an unassigned record has no
+ * expanded record at all.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/tupconvert.h"
+#include "catalog/pg_type.h"
+#include "executor/executor.h"
+#include "funcapi.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/optimizer.h"
+#include "parser/parse_coerce.h"
+#include "storage/proc.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/expandeddatum.h"
+#include "utils/hsearch.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/typcache.h"
+
+#include "plnimble.h"
+
+/*
+ * Cast expressions, cached for the session by (source type, target type).
+ * The expression tree is kept for the session; its ExprState is built once
+ * per transaction, because it lives in the per-transaction executor state.
+ */
+typedef struct CastKey
+{
+	Oid			srctype;
+	int32		srctypmod;
+	Oid			dsttype;
+	int32		dsttypmod;
+} CastKey;
+
+typedef struct CastEntry
+{
+	CastKey		key;
+	Expr	   *cast_expr;		/* NULL: the cast is a no-op */
+	bool		cast_is_pure;	/* see purity.c */
+	ExprState  *cast_exprstate;
+	LocalTransactionId cast_lxid;
+} CastEntry;
+
+static HTAB *cast_hash = NULL;
+static MemoryContext cast_context = NULL;
+
+static CastEntry *get_cast_entry(Oid srctype, int32 srctypmod,
+								 Oid dsttype, int32 dsttypmod);
+static void rec_instantiate(PlnExecState *estate, PlnRec *rec);
+static void recfield_lookup(PlnExecState *estate, PlnRecField *recfield,
+							PlnRec *rec);
+
+/*
+ * Evaluate an expression and store its value into a datum.
+ */
+void
+exec_assign_expr(PlnExecState *estate, PlnDatum *target, PlnExpr *expr)
+{
+	Datum		value;
+	bool		isnull;
+	Oid			valtype;
+	int32		valtypmod;
+
+	value = exec_eval_expr(estate, expr, &isnull, &valtype, &valtypmod);
+	exec_assign_value(estate, target, value, isnull, valtype, valtypmod);
+	exec_eval_cleanup(estate);
+}
+
+/* Store a C string into a datum, converting from text */
+void
+exec_assign_c_string(PlnExecState *estate, PlnDatum *target, const char *str)
+{
+	text	   *value;
+	MemoryContext oldcontext;
+
+	oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
+	if (str != NULL)
+		value = cstring_to_text(str);
+	else
+		value = cstring_to_text("");
+	MemoryContextSwitchTo(oldcontext);
+
+	exec_assign_value(estate, target, PointerGetDatum(value), false,
+					  TEXTOID, -1);
+}
+
+/*
+ * Store a value of type valtype into target, converting it as needed.
+ */
+void
+exec_assign_value(PlnExecState *estate, PlnDatum *target,
+				  Datum value, bool isNull,
+				  Oid valtype, int32 valtypmod)
+{
+	switch (target->dtype)
+	{
+		case PLN_DTYPE_VAR:
+			{
+				PlnVar	   *var = (PlnVar *) target;
+				Datum		newvalue;
+
+				newvalue = exec_cast_value(estate, value, &isNull,
+										   valtype, valtypmod,
+										   var->datatype->typoid,
+										   var->datatype->atttypmod);
+
+				if (isNull && var->notnull)
+					ereport(ERROR,
+							(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+							 errmsg("null value cannot be assigned to variable \"%s\" declared NOT NULL",
+									var->refname)));
+
+				/* keep our own copy of a by-reference value */
+				if (!var->datatype->typbyval && !isNull)
+				{
+					MemoryContext oldcontext = MemoryContextSwitchTo(estate->datum_context);
+
+					if (var->datatype->typlen == -1 &&
+						VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(newvalue)))
+						newvalue = datumCopy(newvalue, false, -1);
+					else
+						newvalue = datumCopy(newvalue, false,
+											 var->datatype->typlen);
+					MemoryContextSwitchTo(oldcontext);
+				}
+
+				/* the old value may be the source: replace it only now */
+				assign_simple_var(estate, var, newvalue, isNull,
+								  (!var->datatype->typbyval && !isNull));
+				break;
+			}
+
+		case PLN_DTYPE_ROW:
+			{
+				PlnRow	   *row = (PlnRow *) target;
+
+				if (isNull)
+				{
+					/* a NULL row sets every member to NULL */
+					exec_move_row(estate, (PlnVariable *) row, NULL, NULL);
+				}
+				else
+				{
+					HeapTupleHeader td;
+					TupleDesc	tupdesc;
+					HeapTupleData tmptup;
+
+					if (!type_is_rowtype(valtype))
+						ereport(ERROR,
+								(errcode(ERRCODE_DATATYPE_MISMATCH),
+								 errmsg("cannot assign non-composite value to a row variable")));
+					td = DatumGetHeapTupleHeader(value);
+					tupdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
+													 HeapTupleHeaderGetTypMod(td));
+					tmptup.t_len = HeapTupleHeaderGetDatumLength(td);
+					ItemPointerSetInvalid(&(tmptup.t_self));
+					tmptup.t_tableOid = InvalidOid;
+					tmptup.t_data = td;
+					exec_move_row(estate, (PlnVariable *) row, &tmptup, tupdesc);
+					ReleaseTupleDesc(tupdesc);
+				}
+				break;
+			}
+
+		case PLN_DTYPE_REC:
+			{
+				PlnRec	   *rec = (PlnRec *) target;
+
+				if (isNull)
+				{
+					if (rec->notnull)
+						ereport(ERROR,
+								(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+								 errmsg("null value cannot be assigned to variable \"%s\" declared NOT NULL",
+										rec->refname)));
+					pln_rec_set_null(estate, rec);
+				}
+				else
+				{
+					HeapTupleHeader td;
+					TupleDesc	tupdesc;
+					HeapTupleData tmptup;
+
+					if (!type_is_rowtype(valtype))
+						ereport(ERROR,
+								(errcode(ERRCODE_DATATYPE_MISMATCH),
+								 errmsg("cannot assign non-composite value to a record variable")));
+					td = DatumGetHeapTupleHeader(value);
+					tupdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
+													 HeapTupleHeaderGetTypMod(td));
+					tmptup.t_len = HeapTupleHeaderGetDatumLength(td);
+					ItemPointerSetInvalid(&(tmptup.t_self));
+					tmptup.t_tableOid = InvalidOid;
+					tmptup.t_data = td;
+					pln_rec_set_tuple(estate, rec, &tmptup, tupdesc);
+					ReleaseTupleDesc(tupdesc);
+				}
+				break;
+			}
+
+		case PLN_DTYPE_RECFIELD:
+			{
+				PlnRecField *recfield = (PlnRecField *) target;
+				PlnRec	   *rec = (PlnRec *) estate->datums[recfield->recparentno];
+				Datum		newvalue;
+
+				if (rec->erh == NULL)
+					rec_instantiate(estate, rec);
+				recfield_lookup(estate, recfield, rec);
+
+				newvalue = exec_cast_value(estate, value, &isNull,
+										   valtype, valtypmod,
+										   recfield->finfo.ftypeid,
+										   recfield->finfo.ftypmod);
+				/* the expanded record copies the value into its context */
+				expanded_record_set_field(rec->erh, recfield->finfo.fnumber,
+										  newvalue, isNull, true);
+				break;
+			}
+
+		default:
+			elog(ERROR, "unrecognized dtype: %d", target->dtype);
+	}
+}
+
+/*
+ * Replace a scalar variable's value.  freeable says whether newvalue is a
+ * copy the variable now owns.
+ */
+void
+assign_simple_var(PlnExecState *estate, PlnVar *var,
+				  Datum newvalue, bool isnull, bool freeable)
+{
+	if (var->freeval)
+	{
+		if (DatumIsReadWriteExpandedObject(var->value,
+										   var->isnull,
+										   var->datatype->typlen))
+			DeleteExpandedObject(var->value);
+		else
+			pfree(DatumGetPointer(var->value));
+	}
+	var->value = newvalue;
+	var->isnull = isnull;
+	var->freeval = freeable;
+}
+
+/* Set a text variable from a C string, copied into the datum context */
+void
+assign_text_var(PlnExecState *estate, PlnVar *var, const char *str)
+{
+	MemoryContext oldcontext = MemoryContextSwitchTo(estate->datum_context);
+	Datum		value = CStringGetTextDatum(str);
+
+	MemoryContextSwitchTo(oldcontext);
+	assign_simple_var(estate, var, value, false, true);
+}
+
+/*
+ * Give a declared variable its initial value: its DEFAULT, or NULL.
+ */
+void
+exec_init_datum(PlnExecState *estate, PlnDatum *datum)
+{
+	switch (datum->dtype)
+	{
+		case PLN_DTYPE_VAR:
+			{
+				PlnVar	   *var = (PlnVar *) datum;
+
+				assign_simple_var(estate, var, (Datum) 0, true, false);
+				if (var->default_val == NULL)
+				{
+					/*
+					 * A domain may reject NULL: give it the chance, with the
+					 * value claimed to be of type unknown so that the
+					 * domain's checks run.
+					 */
+					if (var->datatype->typtype == TYPTYPE_DOMAIN)
+						exec_assign_value(estate, datum, (Datum) 0, true,
+										  UNKNOWNOID, -1);
+				}
+				else
+					exec_assign_expr(estate, datum, var->default_val);
+				break;
+			}
+		case PLN_DTYPE_REC:
+			{
+				PlnRec	   *rec = (PlnRec *) datum;
+
+				pln_rec_set_null(estate, rec);
+				if (rec->default_val != NULL)
+					exec_assign_expr(estate, datum, rec->default_val);
+				break;
+			}
+		default:
+			break;
+	}
+}
+
+/* ----------
+ * Reading datums
+ * ----------
+ */
+
+/*
+ * The current value of a datum and its type.  Pass-by-reference values
+ * point into the datum's storage: the caller must not change them.
+ */
+void
+pln_exec_datum_value(PlnExecState *estate, PlnDatum *datum,
+					 Oid *typeid, int32 *typetypmod,
+					 Datum *value, bool *isnull)
+{
+	switch (datum->dtype)
+	{
+		case PLN_DTYPE_VAR:
+			{
+				PlnVar	   *var = (PlnVar *) datum;
+
+				*typeid = var->datatype->typoid;
+				*typetypmod = var->datatype->atttypmod;
+				*value = var->value;
+				*isnull = var->isnull;
+				break;
+			}
+
+		case PLN_DTYPE_REC:
+			{
+				PlnRec	   *rec = (PlnRec *) datum;
+
+				if (rec->erh == NULL)
+				{
+					*typeid = rec->rectypeid;
+					*typetypmod = -1;
+					*value = (Datum) 0;
+					*isnull = true;
+				}
+				else
+				{
+					*typeid = rec->erh->er_typeid;
+					*typetypmod = rec->erh->er_typmod;
+					*value = ExpandedRecordGetRODatum(rec->erh);
+					*isnull = false;
+				}
+				break;
+			}
+
+		case PLN_DTYPE_RECFIELD:
+			{
+				PlnRecField *recfield = (PlnRecField *) datum;
+				PlnRec	   *rec = (PlnRec *) estate->datums[recfield->recparentno];
+
+				if (rec->erh == NULL)
+					rec_instantiate(estate, rec);
+				recfield_lookup(estate, recfield, rec);
+
+				*typeid = recfield->finfo.ftypeid;
+				*typetypmod = recfield->finfo.ftypmod;
+				*value = expanded_record_get_field(rec->erh,
+												   recfield->finfo.fnumber,
+												   isnull);
+				break;
+			}
+
+		default:
+			elog(ERROR, "unrecognized dtype: %d", datum->dtype);
+	}
+}
+
+/* The type of a datum, for planning (see make_datum_param) */
+void
+pln_exec_get_datum_type_info(PlnExecState *estate, PlnDatum *datum,
+							 Oid *typeId, int32 *typMod, Oid *collation)
+{
+	switch (datum->dtype)
+	{
+		case PLN_DTYPE_VAR:
+			{
+				PlnVar	   *var = (PlnVar *) datum;
+
+				*typeId = var->datatype->typoid;
+				*typMod = var->datatype->atttypmod;
+				*collation = var->datatype->collation;
+				break;
+			}
+
+		case PLN_DTYPE_REC:
+			{
+				PlnRec	   *rec = (PlnRec *) datum;
+
+				if (rec->erh == NULL || rec->rectypeid != RECORDOID)
+				{
+					/* report the declared type */
+					*typeId = rec->rectypeid;
+					*typMod = -1;
+				}
+				else
+				{
+					/* a RECORD variable: the type of its current value */
+					*typeId = rec->erh->er_typeid;
+					*typMod = rec->erh->er_typmod;
+				}
+				*collation = InvalidOid;
+				break;
+			}
+
+		case PLN_DTYPE_RECFIELD:
+			{
+				PlnRecField *recfield = (PlnRecField *) datum;
+				PlnRec	   *rec = (PlnRec *) estate->datums[recfield->recparentno];
+
+				if (rec->erh == NULL)
+					rec_instantiate(estate, rec);
+				recfield_lookup(estate, recfield, rec);
+
+				*typeId = recfield->finfo.ftypeid;
+				*typMod = recfield->finfo.ftypmod;
+				*collation = recfield->finfo.fcollation;
+				break;
+			}
+
+		default:
+			elog(ERROR, "unrecognized dtype: %d", datum->dtype);
+			*typeId = InvalidOid;	/* keep compiler quiet */
+			*typMod = -1;
+			*collation = InvalidOid;
+			break;
+	}
+}
+
+Oid
+pln_exec_get_datum_type(PlnExecState *estate, PlnDatum *datum)
+{
+	Oid			typeId;
+	int32		typMod;
+	Oid			collation;
+
+	pln_exec_get_datum_type_info(estate, datum, &typeId, &typMod, &collation);
+	return typeId;
+}
+
+/* ----------
+ * Records
+ * ----------
+ */
+
+/*
+ * Give an unassigned record of a named composite type an (all-NULL)
+ * value so that its fields can be read or set.  A RECORD variable has no
+ * structure until assigned.
+ */
+static void
+rec_instantiate(PlnExecState *estate, PlnRec *rec)
+{
+	if (rec->rectypeid == RECORDOID)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("record \"%s\" is not assigned yet", rec->refname),
+				 errdetail("The tuple structure of a not-yet-assigned record is indeterminate.")));
+
+	rec->erh = make_expanded_record_from_typeid(rec->rectypeid, -1,
+												estate->datum_context);
+}
+
+/* Find the field a recfield names, caching the answer per row shape */
+static void
+recfield_lookup(PlnExecState *estate, PlnRecField *recfield, PlnRec *rec)
+{
+	if (unlikely(recfield->rectupdescid != rec->erh->er_tupdesc_id))
+	{
+		if (!expanded_record_lookup_field(rec->erh,
+										  recfield->fieldname,
+										  &recfield->finfo))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_COLUMN),
+					 errmsg("record \"%s\" has no field \"%s\"",
+							rec->refname, recfield->fieldname)));
+		recfield->rectupdescid = rec->erh->er_tupdesc_id;
+	}
+}
+
+/* Make a record NULL (unassigned) */
+void
+pln_rec_set_null(PlnExecState *estate, PlnRec *rec)
+{
+	if (rec->erh != NULL)
+	{
+		DeleteExpandedObject(ExpandedRecordGetDatum(rec->erh));
+		rec->erh = NULL;
+	}
+}
+
+/*
+ * Set a record to a copy of a tuple of the given shape (tup NULL: a row of
+ * NULLs of that shape).  Anonymous row shapes are registered so that the
+ * record can be passed to SQL.
+ */
+void
+pln_rec_set_tuple(PlnExecState *estate, PlnRec *rec,
+				  HeapTuple tup, TupleDesc tupdesc)
+{
+	ExpandedRecordHeader *newerh;
+	MemoryContext oldcontext;
+	HeapTuple	nulltup = NULL;
+
+	oldcontext = MemoryContextSwitchTo(get_stmt_mcontext(estate));
+
+	if (rec->rectypeid != RECORDOID)
+	{
+		/* a declared row type: convert by position */
+		newerh = make_expanded_record_from_typeid(rec->rectypeid, -1,
+												  estate->datum_context);
+		if (tup != NULL)
+		{
+			TupleDesc	target = expanded_record_get_tupdesc(newerh);
+			TupleConversionMap *map;
+
+			map = convert_tuples_by_position(tupdesc, target,
+											 gettext_noop("returned record type does not match expected record type"));
+			if (map)
+				tup = execute_attr_map_tuple(tup, map);
+		}
+	}
+	else
+	{
+		TupleDesc	desc = tupdesc;
+
+		if (desc->tdtypeid == RECORDOID && desc->tdtypmod < 0)
+		{
+			desc = CreateTupleDescCopy(tupdesc);
+			BlessTupleDesc(desc);
+		}
+		newerh = make_expanded_record_from_tupdesc(desc,
+												   estate->datum_context);
+	}
+
+	if (tup == NULL)
+	{
+		TupleDesc	target = expanded_record_get_tupdesc(newerh);
+		Datum	   *values = palloc0(sizeof(Datum) * Max(target->natts, 1));
+		bool	   *nulls = palloc(sizeof(bool) * Max(target->natts, 1));
+
+		memset(nulls, true, sizeof(bool) * Max(target->natts, 1));
+		nulltup = heap_form_tuple(target, values, nulls);
+		tup = nulltup;
+	}
+
+	expanded_record_set_tuple(newerh, tup, true, false);
+
+	MemoryContextSwitchTo(oldcontext);
+	MemoryContextReset(get_stmt_mcontext(estate));
+
+	pln_rec_set_null(estate, rec);
+	rec->erh = newerh;
+}
+
+/*
+ * Store a query row into an INTO target: a record takes the whole row; a
+ * row of scalars takes the columns in order (missing ones become NULL).
+ * tup NULL means no row: everything becomes NULL.
+ */
+void
+exec_move_row(PlnExecState *estate, PlnVariable *target,
+			  HeapTuple tup, TupleDesc tupdesc)
+{
+	if (target->dtype == PLN_DTYPE_REC)
+	{
+		PlnRec	   *rec = (PlnRec *) target;
+
+		if (tupdesc == NULL)
+			pln_rec_set_null(estate, rec);
+		else
+			pln_rec_set_tuple(estate, rec, tup, tupdesc);
+		return;
+	}
+
+	if (target->dtype == PLN_DTYPE_ROW)
+	{
+		PlnRow	   *row = (PlnRow *) target;
+		int			td_natts = tupdesc ? tupdesc->natts : 0;
+		int			fnum;
+		int			anum = 0;
+
+		for (fnum = 0; fnum < row->nfields; fnum++)
+		{
+			PlnDatum   *var = estate->datums[row->varnos[fnum]];
+			Datum		value;
+			bool		isnull;
+			Oid			valtype;
+			int32		valtypmod;
+
+			/* skip dropped columns of the source */
+			while (anum < td_natts &&
+				   TupleDescAttr(tupdesc, anum)->attisdropped)
+				anum++;
+
+			if (anum < td_natts)
+			{
+				if (tup)
+					value = heap_getattr(tup, anum + 1, tupdesc, &isnull);
+				else
+				{
+					value = (Datum) 0;
+					isnull = true;
+				}
+				valtype = TupleDescAttr(tupdesc, anum)->atttypid;
+				valtypmod = TupleDescAttr(tupdesc, anum)->atttypmod;
+				anum++;
+			}
+			else
+			{
+				/* more targets than columns: the rest get NULL */
+				value = (Datum) 0;
+				isnull = true;
+				valtype = UNKNOWNOID;
+				valtypmod = -1;
+			}
+
+			exec_assign_value(estate, var, value, isnull, valtype, valtypmod);
+		}
+		return;
+	}
+
+	elog(ERROR, "unsupported target type: %d", target->dtype);
+}
+
+/* ----------
+ * Type conversion
+ * ----------
+ */
+
+/*
+ * Convert a value to the requested type with PL/pgSQL's assignment
+ * rules.  The result may live in the expression context.
+ */
+Datum
+exec_cast_value(PlnExecState *estate, Datum value, bool *isnull,
+				Oid valtype, int32 valtypmod,
+				Oid reqtype, int32 reqtypmod)
+{
+	if (valtype != reqtype ||
+		(valtypmod != reqtypmod && reqtypmod != -1))
+	{
+		CastEntry  *cast;
+
+		cast = get_cast_entry(valtype, valtypmod, reqtype, reqtypmod);
+		if (cast != NULL && cast->cast_expr != NULL)
+		{
+			ExprContext *econtext = estate->eval_econtext;
+			MemoryContext oldcontext;
+
+			oldcontext = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+
+			econtext->caseValue_datum = value;
+			econtext->caseValue_isNull = *isnull;
+
+			value = ExecEvalExpr(cast->cast_exprstate, econtext, isnull);
+
+			MemoryContextSwitchTo(oldcontext);
+		}
+	}
+
+	return value;
+}
+
+/*
+ * Find or build the cast from (srctype, srctypmod) to (dsttype, dsttypmod).
+ * Returns an entry whose cast_expr is NULL when no work is needed.
+ */
+static CastEntry *
+get_cast_entry(Oid srctype, int32 srctypmod, Oid dsttype, int32 dsttypmod)
+{
+	CastKey		key;
+	CastEntry  *entry;
+	bool		found;
+	LocalTransactionId curlxid = MyProc->lxid;
+
+	if (cast_hash == NULL)
+	{
+		HASHCTL		ctl;
+
+		cast_context = AllocSetContextCreate(TopMemoryContext,
+											 "PL/nimble cast cache",
+											 ALLOCSET_DEFAULT_SIZES);
+		ctl.keysize = sizeof(CastKey);
+		ctl.entrysize = sizeof(CastEntry);
+		ctl.hcxt = cast_context;
+		cast_hash = hash_create("PL/nimble cast cache", 16, &ctl,
+								HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	}
+
+	memset(&key, 0, sizeof(key));
+	key.srctype = srctype;
+	key.srctypmod = srctypmod;
+	key.dsttype = dsttype;
+	key.dsttypmod = dsttypmod;
+	entry = (CastEntry *) hash_search(cast_hash, &key, HASH_FIND, &found);
+
+	if (entry == NULL)
+	{
+		Node	   *cast_expr;
+		CaseTestExpr *placeholder;
+		MemoryContext oldcontext;
+
+		/* build the expression in a scratch context first */
+		oldcontext = MemoryContextSwitchTo(cast_context);
+
+		placeholder = makeNode(CaseTestExpr);
+		placeholder->typeId = srctype;
+		placeholder->typeMod = srctypmod;
+		placeholder->collation = get_typcollation(srctype);
+
+		/*
+		 * The parser's assignment coercion, as PL/pgSQL uses it: an
+		 * assignment cast if there is one, else through text.
+		 */
+		cast_expr = coerce_to_target_type(NULL,
+										  (Node *) placeholder, srctype,
+										  dsttype, dsttypmod,
+										  COERCION_PLPGSQL,
+										  COERCE_IMPLICIT_CAST,
+										  -1);
+		if (cast_expr == NULL)
+		{
+			/* no path: fall back to an I/O conversion */
+			CoerceViaIO *iocoerce = makeNode(CoerceViaIO);
+
+			iocoerce->arg = (Expr *) placeholder;
+			iocoerce->resulttype = dsttype;
+			iocoerce->resultcollid = InvalidOid;
+			iocoerce->coerceformat = COERCE_IMPLICIT_CAST;
+			iocoerce->location = -1;
+			cast_expr = (Node *) iocoerce;
+			if (dsttypmod != -1)
+				cast_expr = coerce_to_target_type(NULL,
+												  cast_expr, dsttype,
+												  dsttype, dsttypmod,
+												  COERCION_ASSIGNMENT,
+												  COERCE_IMPLICIT_CAST,
+												  -1);
+		}
+
+		/* simplify, and see whether anything is left to do */
+		cast_expr = (Node *) expression_planner((Expr *) cast_expr);
+		if (cast_expr == (Node *) placeholder)
+			cast_expr = NULL;
+
+		MemoryContextSwitchTo(oldcontext);
+
+		entry = (CastEntry *) hash_search(cast_hash, &key, HASH_ENTER, &found);
+		entry->cast_expr = (Expr *) cast_expr;
+		entry->cast_is_pure = false;
+		entry->cast_exprstate = NULL;
+		entry->cast_lxid = InvalidLocalTransactionId;
+		if (cast_expr != NULL)
+			entry->cast_is_pure = pln_expr_tree_is_pure((Node *) cast_expr);
+	}
+
+	if (entry->cast_expr == NULL)
+		return entry;
+
+	/* the ExprState lives in the per-transaction executor state */
+	if (entry->cast_lxid != curlxid)
+	{
+		MemoryContext oldcontext;
+
+		oldcontext = MemoryContextSwitchTo(pln_transaction_eval_context());
+		entry->cast_exprstate = ExecInitExpr(entry->cast_expr, NULL);
+		entry->cast_lxid = curlxid;
+		MemoryContextSwitchTo(oldcontext);
+	}
+
+	return entry;
+}
+
+/*
+ * Convert a value to its text form, in the current memory context.
+ */
+char *
+convert_value_to_string(PlnExecState *estate, Datum value, Oid valtype)
+{
+	Oid			typoutput;
+	bool		typIsVarlena;
+
+	getTypeOutputInfo(valtype, &typoutput, &typIsVarlena);
+	return OidOutputFunctionCall(typoutput, value);
+}

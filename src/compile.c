@@ -1,0 +1,1157 @@
+/*-------------------------------------------------------------------------
+ *
+ * compile.c
+ *	  Compiling function bodies, and the per-backend function cache.
+ *
+ * A function is compiled on its first call in a backend (or by the
+ * validator at CREATE time) and kept in a hash table keyed by its OID and
+ * actual argument types.  An entry is used only while the function's
+ * pg_proc row is unchanged (same xmin and TID); otherwise it is compiled
+ * again.  A call already running keeps the old tree, which is freed only
+ * when no call uses it any more.
+ *
+ * This file also holds the parser hooks through which the server's SQL
+ * parser sees PL variables: names in SQL text are resolved, at plan time,
+ * against the namespace that was current where the text was written, and
+ * become PARAM_EXTERN Params numbered by datum (paramid = dno + 1).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_proc.h"
+#include "commands/event_trigger.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "nodes/makefuncs.h"
+#include "parser/parse_node.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/hsearch.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/regproc.h"
+#include "utils/syscache.h"
+#include "utils/typcache.h"
+
+#include "plnimble.h"
+
+/* state shared with the grammar while compiling */
+bool		pln_check_syntax = false;
+bool		pln_DumpExecTree = false;
+PlnFunction *pln_curr_compile = NULL;
+char	   *pln_error_funcname = NULL;
+MemoryContext pln_compile_tmp_cxt = NULL;
+
+/* datums of the function being compiled */
+static int	datums_alloc;
+static int	datums_count;
+static PlnDatum **datums_array;
+static unsigned int stmt_counter;
+
+/* the function cache */
+typedef struct PlnHashEntry
+{
+	PlnFuncKey	key;
+	PlnFunction *function;
+} PlnHashEntry;
+
+static HTAB *pln_hashtable = NULL;
+
+#define FUNCS_PER_USER 128		/* initial table size */
+
+static void compile_error_callback(void *arg);
+static PlnFunction *do_compile(FunctionCallInfo fcinfo, HeapTuple procTup,
+							   PlnFunction *function, PlnFuncKey *hashkey,
+							   bool forValidator);
+static void finish_compile(PlnFunction *function);
+static void compute_function_hashkey(FunctionCallInfo fcinfo,
+									 Form_pg_proc procStruct,
+									 PlnFuncKey *hashkey,
+									 bool forValidator);
+static void resolve_polymorphic_for_validator(int numargs, Oid *argtypes,
+											  char *argmodes, Oid *rettype);
+static PlnFunction *hash_lookup(PlnFuncKey *key);
+static void hash_insert(PlnFunction *function, PlnFuncKey *key);
+static void hash_delete(PlnFunction *function);
+static void delete_function(PlnFunction *func);
+static Node *pre_column_ref(ParseState *pstate, ColumnRef *cref);
+static Node *post_column_ref(ParseState *pstate, ColumnRef *cref, Node *var);
+static Node *param_ref(ParseState *pstate, ParamRef *pref);
+static Node *resolve_column_ref(ParseState *pstate, PlnExpr *expr,
+								ColumnRef *cref, bool error_if_no_field);
+static Node *make_datum_param(PlnExpr *expr, int dno, int location);
+
+/*
+ * Find or build the compiled form of the function being called.
+ */
+PlnFunction *
+pln_compile(FunctionCallInfo fcinfo, bool forValidator)
+{
+	Oid			funcOid = fcinfo->flinfo->fn_oid;
+	HeapTuple	procTup;
+	Form_pg_proc procStruct;
+	PlnFunction *function;
+	PlnFuncKey	hashkey;
+	bool		function_valid = false;
+	bool		hashkey_valid = false;
+
+	procTup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcOid));
+	if (!HeapTupleIsValid(procTup))
+		elog(ERROR, "cache lookup failed for function %u", funcOid);
+	procStruct = (Form_pg_proc) GETSTRUCT(procTup);
+
+	/* a previous call may have stashed the function in fn_extra */
+	function = (PlnFunction *) fcinfo->flinfo->fn_extra;
+
+recheck:
+	if (!function)
+	{
+		compute_function_hashkey(fcinfo, procStruct, &hashkey, forValidator);
+		hashkey_valid = true;
+		function = hash_lookup(&hashkey);
+	}
+
+	if (function)
+	{
+		/* still valid if the pg_proc row did not change */
+		if (function->fn_xmin == HeapTupleHeaderGetRawXmin(procTup->t_data) &&
+			ItemPointerEquals(&function->fn_tid, &procTup->t_self))
+			function_valid = true;
+		else
+		{
+			/*
+			 * Stale: drop it from the cache.  A call that is still running
+			 * it keeps its copy; the memory is released when unused.
+			 */
+			delete_function(function);
+
+			/*
+			 * The stale entry may have been found through fn_extra with a
+			 * different hash key; look again under the right key.
+			 */
+			if (!hashkey_valid)
+			{
+				function = NULL;
+				goto recheck;
+			}
+			function = NULL;
+		}
+	}
+
+	if (!function_valid)
+	{
+		if (!hashkey_valid)
+			compute_function_hashkey(fcinfo, procStruct, &hashkey,
+									 forValidator);
+		function = do_compile(fcinfo, procTup, function,
+							  &hashkey, forValidator);
+	}
+
+	ReleaseSysCache(procTup);
+
+	fcinfo->flinfo->fn_extra = (void *) function;
+	return function;
+}
+
+/*
+ * Compile one function.  Everything the compiled tree holds is allocated
+ * in a new memory context, fn_cxt, owned by the function.
+ */
+static PlnFunction *
+do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
+		   PlnFuncKey *hashkey, bool forValidator)
+{
+	Form_pg_proc procStruct = (Form_pg_proc) GETSTRUCT(procTup);
+	bool		is_trigger = CALLED_AS_TRIGGER(fcinfo);
+	bool		is_event_trigger = CALLED_AS_EVENT_TRIGGER(fcinfo);
+	Datum		prosrcdatum;
+	char	   *proc_source;
+	ErrorContextCallback errcallback;
+	MemoryContext func_cxt;
+	int			numargs;
+	Oid		   *argtypes;
+	char	  **argnames;
+	char	   *argmodes;
+	int			i;
+	Oid			rettype;
+	PlnVariable *var;
+	bool		isnull;
+
+	prosrcdatum = SysCacheGetAttr(PROCOID, procTup,
+								  Anum_pg_proc_prosrc, &isnull);
+	if (isnull)
+		elog(ERROR, "null prosrc");
+	proc_source = TextDatumGetCString(prosrcdatum);
+
+	if (is_trigger || is_event_trigger)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("trigger functions are not supported by PL/nimble yet")));
+
+	/* errors while compiling say which function and where */
+	pln_error_funcname = pstrdup(NameStr(procStruct->proname));
+	errcallback.callback = compile_error_callback;
+	errcallback.arg = forValidator ? proc_source : NULL;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+
+	pln_check_syntax = forValidator;
+
+	/*
+	 * The function's memory context lives until the function is dropped
+	 * from the cache.  It starts under the current context so that an error
+	 * while compiling frees it; it moves under CacheMemoryContext on
+	 * success.
+	 */
+	func_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									 "PL/nimble function",
+									 ALLOCSET_DEFAULT_SIZES);
+	pln_compile_tmp_cxt = MemoryContextSwitchTo(func_cxt);
+
+	function = palloc0(sizeof(PlnFunction));
+	function->fn_signature = format_procedure(fcinfo->flinfo->fn_oid);
+	MemoryContextSetIdentifier(func_cxt, function->fn_signature);
+	function->fn_oid = fcinfo->flinfo->fn_oid;
+	function->fn_xmin = HeapTupleHeaderGetRawXmin(procTup->t_data);
+	function->fn_tid = procTup->t_self;
+	function->fn_input_collation = fcinfo->fncollation;
+	function->fn_cxt = func_cxt;
+	function->fn_prokind = procStruct->prokind;
+	function->resolve_option = pln_variable_conflict;
+	function->print_strict_params = pln_print_strict_params;
+	function->extra_warnings = forValidator ? pln_extra_warnings : 0;
+	function->extra_errors = pln_extra_errors;
+	function->fn_readonly = (procStruct->provolatile != PROVOLATILE_VOLATILE);
+	function->fn_retset = procStruct->proretset;
+
+	pln_curr_compile = function;
+	pln_ns_init();
+	pln_ns_push(NameStr(procStruct->proname), PLN_LABEL_OTHER);
+	pln_DumpExecTree = false;
+	datums_alloc = 128;
+	datums_count = 0;
+	datums_array = palloc(sizeof(PlnDatum *) * datums_alloc);
+	stmt_counter = 0;
+
+	/* the arguments: each named "$n", and by its name if it has one */
+	numargs = get_func_arg_info(procTup, &argtypes, &argnames, &argmodes);
+	rettype = procStruct->prorettype;
+	if (forValidator)
+		resolve_polymorphic_for_validator(numargs, argtypes, argmodes,
+										  &rettype);
+	else
+	{
+		for (i = 0; i < numargs; i++)
+		{
+			if (IsPolymorphicType(argtypes[i]))
+				argtypes[i] = get_fn_expr_argtype(fcinfo->flinfo, i);
+		}
+		if (IsPolymorphicType(rettype))
+			rettype = get_fn_expr_rettype(fcinfo->flinfo);
+	}
+
+	function->fn_nargs = 0;
+	for (i = 0; i < numargs; i++)
+	{
+		char		buf[32];
+		Oid			argtypeid = argtypes[i];
+		char		argmode = argmodes ? argmodes[i] : PROARGMODE_IN;
+		PlnType    *argdtype;
+
+		if (argmode != PROARGMODE_IN && argmode != PROARGMODE_VARIADIC)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("OUT and INOUT parameters are not supported by PL/nimble yet")));
+
+		snprintf(buf, sizeof(buf), "$%d", i + 1);
+
+		argdtype = pln_build_datatype(argtypeid, -1,
+									  function->fn_input_collation, NULL);
+		if (argdtype->typtype == TYPTYPE_PSEUDO && argtypeid != RECORDOID)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("PL/nimble functions cannot accept type %s",
+							format_type_be(argtypeid))));
+
+		/* the variable is named after the argument, or $n */
+		var = pln_build_variable((argnames && argnames[i][0] != '\0') ?
+								 argnames[i] : buf,
+								 0, argdtype, false);
+		function->fn_argvarnos[function->fn_nargs++] = var->dno;
+
+		pln_ns_additem(var->dtype == PLN_DTYPE_VAR ? PLN_NS_VAR : PLN_NS_REC,
+					   var->dno, buf);
+		if (argnames && argnames[i][0] != '\0')
+			pln_ns_additem(var->dtype == PLN_DTYPE_VAR ? PLN_NS_VAR : PLN_NS_REC,
+						   var->dno, argnames[i]);
+	}
+
+	/* the result */
+	function->fn_rettype = rettype;
+	if (procStruct->prokind != PROKIND_PROCEDURE)
+	{
+		char		typtype = get_typtype(rettype);
+
+		if (typtype == TYPTYPE_PSEUDO &&
+			rettype != VOIDOID && rettype != RECORDOID)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("PL/nimble functions cannot return type %s",
+							format_type_be(rettype))));
+		if (function->fn_retset)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("set-returning functions are not supported by PL/nimble yet")));
+		function->fn_retistuple = type_is_rowtype(rettype);
+		get_typlenbyval(rettype, &function->fn_rettyplen,
+						&function->fn_retbyval);
+	}
+	else
+	{
+		function->fn_rettype = VOIDOID;
+		function->fn_retbyval = true;
+		function->fn_rettyplen = sizeof(int32);
+	}
+
+	/* the FOUND variable */
+	var = pln_build_variable("found", 0,
+							 pln_build_datatype(BOOLOID, -1, InvalidOid, NULL),
+							 true);
+	function->found_varno = var->dno;
+
+	/* parse the body */
+	pln_scanner_init(proc_source);
+	if (pln_yyparse() != 0)
+		elog(ERROR, "PL/nimble parser returned an error");
+	function->action = pln_parse_result;
+	pln_scanner_finish();
+
+	finish_compile(function);
+
+	/* done: keep the context for the life of the cache entry */
+	MemoryContextSetParent(func_cxt, CacheMemoryContext);
+	hash_insert(function, hashkey);
+
+	error_context_stack = errcallback.previous;
+	pln_error_funcname = NULL;
+	pln_check_syntax = false;
+	pln_curr_compile = NULL;
+	MemoryContextSwitchTo(pln_compile_tmp_cxt);
+	pln_compile_tmp_cxt = NULL;
+	return function;
+}
+
+/*
+ * Compile the body of a DO block.  The result is not cached: the caller
+ * frees it with pln_free_function_memory when the block is done.
+ */
+PlnFunction *
+pln_compile_inline(char *proc_source)
+{
+	char	   *func_name = "inline_code_block";
+	PlnFunction *function;
+	ErrorContextCallback errcallback;
+	PlnVariable *var;
+	MemoryContext func_cxt;
+
+	pln_error_funcname = func_name;
+	errcallback.callback = compile_error_callback;
+	errcallback.arg = proc_source;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+
+	/* a DO block is compiled and run at once: check syntax now */
+	pln_check_syntax = check_function_bodies;
+
+	func_cxt = AllocSetContextCreate(CurrentMemoryContext,
+									 "PL/nimble inline code context",
+									 ALLOCSET_DEFAULT_SIZES);
+	pln_compile_tmp_cxt = MemoryContextSwitchTo(func_cxt);
+
+	function = palloc0(sizeof(PlnFunction));
+	function->fn_signature = pstrdup(func_name);
+	function->fn_is_trigger = false;
+	function->fn_input_collation = InvalidOid;
+	function->fn_cxt = func_cxt;
+	function->fn_prokind = PROKIND_FUNCTION;
+	function->resolve_option = pln_variable_conflict;
+	function->print_strict_params = pln_print_strict_params;
+	function->extra_warnings = pln_extra_warnings;
+	function->extra_errors = pln_extra_errors;
+	function->fn_rettype = VOIDOID;
+	function->fn_retset = false;
+	function->fn_retistuple = false;
+	function->fn_retbyval = true;
+	function->fn_rettyplen = sizeof(int32);
+	function->fn_readonly = false;
+
+	pln_curr_compile = function;
+	pln_ns_init();
+	pln_ns_push(func_name, PLN_LABEL_OTHER);
+	pln_DumpExecTree = false;
+	datums_alloc = 128;
+	datums_count = 0;
+	datums_array = palloc(sizeof(PlnDatum *) * datums_alloc);
+	stmt_counter = 0;
+
+	var = pln_build_variable("found", 0,
+							 pln_build_datatype(BOOLOID, -1, InvalidOid, NULL),
+							 true);
+	function->found_varno = var->dno;
+
+	pln_scanner_init(proc_source);
+	if (pln_yyparse() != 0)
+		elog(ERROR, "PL/nimble parser returned an error");
+	function->action = pln_parse_result;
+	pln_scanner_finish();
+
+	finish_compile(function);
+
+	error_context_stack = errcallback.previous;
+	pln_error_funcname = NULL;
+	pln_check_syntax = false;
+	pln_curr_compile = NULL;
+	MemoryContextSwitchTo(pln_compile_tmp_cxt);
+	pln_compile_tmp_cxt = NULL;
+	return function;
+}
+
+/* Store the datums and statement count collected while parsing */
+static void
+finish_compile(PlnFunction *function)
+{
+	function->ndatums = datums_count;
+	function->datums = palloc(sizeof(PlnDatum *) * datums_count);
+	memcpy(function->datums, datums_array, sizeof(PlnDatum *) * datums_count);
+	function->nstatements = stmt_counter;
+	function->use_count = 0;
+}
+
+/*
+ * Error context while compiling: point into the CREATE FUNCTION or DO
+ * statement when the error has a position, else name the line.
+ */
+static void
+compile_error_callback(void *arg)
+{
+	if (arg)
+	{
+		/* move a syntax error position into the original statement */
+		if (function_parse_error_transpose((const char *) arg))
+			return;
+	}
+
+	if (pln_error_funcname)
+		errcontext("compilation of %s function \"%s\" near line %d",
+				   PLN_LANG_TITLE, pln_error_funcname, pln_latest_lineno());
+}
+
+/*
+ * In the validator, polymorphic types have no actual type yet: stand in
+ * int4 (and its array, range, multirange) so the body can be checked.
+ */
+static void
+resolve_polymorphic_for_validator(int numargs, Oid *argtypes, char *argmodes,
+								  Oid *rettype)
+{
+	int			i;
+	Oid		   *alltypes = palloc(sizeof(Oid) * (numargs + 1));
+
+	for (i = 0; i < numargs; i++)
+		alltypes[i] = argtypes[i];
+	alltypes[numargs] = *rettype;
+
+	for (i = 0; i <= numargs; i++)
+	{
+		switch (alltypes[i])
+		{
+			case ANYELEMENTOID:
+			case ANYNONARRAYOID:
+			case ANYENUMOID:	/* XXX dubious */
+			case ANYCOMPATIBLEOID:
+			case ANYCOMPATIBLENONARRAYOID:
+				alltypes[i] = INT4OID;
+				break;
+			case ANYARRAYOID:
+			case ANYCOMPATIBLEARRAYOID:
+				alltypes[i] = INT4ARRAYOID;
+				break;
+			case ANYRANGEOID:
+			case ANYCOMPATIBLERANGEOID:
+				alltypes[i] = INT4RANGEOID;
+				break;
+			case ANYMULTIRANGEOID:
+			case ANYCOMPATIBLEMULTIRANGEOID:
+				alltypes[i] = INT4MULTIRANGEOID;
+				break;
+			default:
+				break;
+		}
+	}
+	for (i = 0; i < numargs; i++)
+		argtypes[i] = alltypes[i];
+	*rettype = alltypes[numargs];
+}
+
+/* ----------
+ * Building datums and types
+ * ----------
+ */
+
+/* Next statement number within the function being compiled */
+int
+pln_next_stmtid(void)
+{
+	return ++stmt_counter;
+}
+
+/* Add a datum to the function being compiled; returns its dno */
+int
+pln_add_datum(PlnDatum *datum)
+{
+	if (datums_count == datums_alloc)
+	{
+		datums_alloc *= 2;
+		datums_array = repalloc(datums_array,
+								sizeof(PlnDatum *) * datums_alloc);
+	}
+	datum->dno = datums_count;
+	datums_array[datums_count++] = datum;
+	if (pln_curr_compile)
+	{
+		/* keep the function's view current for the grammar's checks */
+		pln_curr_compile->datums = datums_array;
+		pln_curr_compile->ndatums = datums_count;
+	}
+	return datum->dno;
+}
+
+/*
+ * Describe a type for storing values of it.
+ */
+PlnType *
+pln_build_datatype(Oid typeOid, int32 typmod, Oid collation,
+				   TypeName *origtypname)
+{
+	HeapTuple	typeTup;
+	Form_pg_type typeStruct;
+	PlnType    *typ;
+
+	typeTup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typeOid));
+	if (!HeapTupleIsValid(typeTup))
+		elog(ERROR, "cache lookup failed for type %u", typeOid);
+	typeStruct = (Form_pg_type) GETSTRUCT(typeTup);
+
+	if (!typeStruct->typisdefined)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("type \"%s\" is only a shell",
+						NameStr(typeStruct->typname))));
+
+	typ = palloc0(sizeof(PlnType));
+	typ->typname = pstrdup(NameStr(typeStruct->typname));
+	typ->typoid = typeOid;
+	typ->typlen = typeStruct->typlen;
+	typ->typbyval = typeStruct->typbyval;
+	typ->typtype = typeStruct->typtype;
+	typ->collation = typeStruct->typcollation;
+	if (OidIsValid(collation) && OidIsValid(typ->collation))
+		typ->collation = collation;
+	typ->atttypmod = typmod;
+
+	if (typeOid == RECORDOID || typeStruct->typtype == TYPTYPE_COMPOSITE)
+		typ->is_composite = true;
+	else if (typeStruct->typtype == TYPTYPE_DOMAIN &&
+			 type_is_rowtype(typeOid))
+		typ->is_composite = true;
+
+	ReleaseSysCache(typeTup);
+	return typ;
+}
+
+/*
+ * Create a variable of the given type: a PlnRec for composite types and
+ * RECORD, a PlnVar otherwise.  With add2namespace, it becomes visible by
+ * refname in the current block.
+ */
+PlnVariable *
+pln_build_variable(const char *refname, int lineno, PlnType *dtype,
+				   bool add2namespace)
+{
+	PlnVariable *result;
+
+	if (dtype->is_composite)
+	{
+		PlnRec	   *rec = palloc0(sizeof(PlnRec));
+
+		rec->dtype = PLN_DTYPE_REC;
+		rec->refname = pstrdup(refname);
+		rec->lineno = lineno;
+		rec->rectypeid = dtype->typoid;
+		rec->erh = NULL;
+		pln_add_datum((PlnDatum *) rec);
+		if (add2namespace)
+			pln_ns_additem(PLN_NS_REC, rec->dno, rec->refname);
+		result = (PlnVariable *) rec;
+	}
+	else
+	{
+		PlnVar	   *var;
+
+		if (dtype->typtype == TYPTYPE_PSEUDO)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("variable \"%s\" has pseudo-type %s",
+							refname, format_type_be(dtype->typoid))));
+
+		var = palloc0(sizeof(PlnVar));
+		var->dtype = PLN_DTYPE_VAR;
+		var->refname = pstrdup(refname);
+		var->lineno = lineno;
+		var->datatype = dtype;
+		var->value = (Datum) 0;
+		var->isnull = true;
+		var->freeval = false;
+		pln_add_datum((PlnDatum *) var);
+		if (add2namespace)
+			pln_ns_additem(PLN_NS_VAR, var->dno, var->refname);
+		result = (PlnVariable *) var;
+	}
+	return result;
+}
+
+/*
+ * The datum for rec.fldname, created once per record and field name.
+ */
+PlnRecField *
+pln_build_recfield(PlnRec *rec, const char *fldname)
+{
+	PlnRecField *recfield;
+	int			i;
+
+	for (i = 0; i < datums_count; i++)
+	{
+		PlnRecField *fld = (PlnRecField *) datums_array[i];
+
+		if (fld->dtype == PLN_DTYPE_RECFIELD &&
+			fld->recparentno == rec->dno &&
+			strcmp(fld->fieldname, fldname) == 0)
+			return fld;
+	}
+
+	recfield = palloc0(sizeof(PlnRecField));
+	recfield->dtype = PLN_DTYPE_RECFIELD;
+	recfield->fieldname = pstrdup(fldname);
+	recfield->recparentno = rec->dno;
+	recfield->rectupdescid = INVALID_TUPLEDESC_IDENTIFIER;
+	pln_add_datum((PlnDatum *) recfield);
+	return recfield;
+}
+
+/* ----------
+ * Name lookup for the scanner
+ * ----------
+ */
+
+/*
+ * A single word: a variable if one by that name is visible and we are in
+ * normal lookup mode.
+ */
+bool
+pln_parse_word(char *word1, const char *yytxt, bool lookup,
+			   PlnWDatum *wdatum, PlnWord *word)
+{
+	if (lookup && pln_IdentifierLookup == PLN_LOOKUP_NORMAL)
+	{
+		PlnNsItem  *ns = pln_ns_lookup(pln_ns_top(), false,
+									   word1, NULL, NULL, NULL);
+
+		if (ns != NULL)
+		{
+			switch (ns->itemtype)
+			{
+				case PLN_NS_VAR:
+				case PLN_NS_REC:
+				case PLN_NS_ROW:
+					wdatum->datum = datums_array[ns->itemno];
+					wdatum->ident = word1;
+					wdatum->quoted = (yytxt[0] == '"');
+					wdatum->idents = NIL;
+					return true;
+				default:
+					break;
+			}
+		}
+	}
+
+	word->ident = word1;
+	word->quoted = (yytxt[0] == '"');
+	return false;
+}
+
+/*
+ * Two words a.b: label.variable, or record.field.
+ */
+bool
+pln_parse_dblword(char *word1, char *word2,
+				  PlnWDatum *wdatum, PlnCWord *cword)
+{
+	List	   *idents = list_make2(makeString(word1), makeString(word2));
+
+	if (pln_IdentifierLookup != PLN_LOOKUP_DECLARE)
+	{
+		int			nnames;
+		PlnNsItem  *ns = pln_ns_lookup(pln_ns_top(), false,
+									   word1, word2, NULL, &nnames);
+
+		if (ns != NULL)
+		{
+			switch (ns->itemtype)
+			{
+				case PLN_NS_VAR:
+				case PLN_NS_ROW:
+					/* label.var */
+					if (nnames == 2)
+					{
+						wdatum->datum = datums_array[ns->itemno];
+						wdatum->ident = NULL;
+						wdatum->quoted = false;
+						wdatum->idents = idents;
+						return true;
+					}
+					break;
+				case PLN_NS_REC:
+					if (nnames == 1)
+					{
+						/* rec.field */
+						PlnRecField *fld;
+
+						fld = pln_build_recfield((PlnRec *) datums_array[ns->itemno],
+												 word2);
+						wdatum->datum = (PlnDatum *) fld;
+					}
+					else
+					{
+						/* label.rec */
+						wdatum->datum = datums_array[ns->itemno];
+					}
+					wdatum->ident = NULL;
+					wdatum->quoted = false;
+					wdatum->idents = idents;
+					return true;
+				default:
+					break;
+			}
+		}
+	}
+
+	cword->idents = idents;
+	return false;
+}
+
+/*
+ * Three words a.b.c: label.record.field.
+ */
+bool
+pln_parse_tripword(char *word1, char *word2, char *word3,
+				   PlnWDatum *wdatum, PlnCWord *cword)
+{
+	List	   *idents = list_make3(makeString(word1),
+									makeString(word2),
+									makeString(word3));
+
+	if (pln_IdentifierLookup != PLN_LOOKUP_DECLARE)
+	{
+		int			nnames;
+		PlnNsItem  *ns = pln_ns_lookup(pln_ns_top(), false,
+									   word1, word2, word3, &nnames);
+
+		if (ns != NULL && ns->itemtype == PLN_NS_REC && nnames == 2)
+		{
+			/* label.rec.field */
+			PlnRecField *fld;
+
+			fld = pln_build_recfield((PlnRec *) datums_array[ns->itemno],
+									 word3);
+			wdatum->datum = (PlnDatum *) fld;
+			wdatum->ident = NULL;
+			wdatum->quoted = false;
+			wdatum->idents = idents;
+			return true;
+		}
+	}
+
+	cword->idents = idents;
+	return false;
+}
+
+/* ----------
+ * Parser hooks: PL variables seen from SQL
+ * ----------
+ */
+void
+pln_parser_setup(struct ParseState *pstate, PlnExpr *expr)
+{
+	pstate->p_pre_columnref_hook = pre_column_ref;
+	pstate->p_post_columnref_hook = post_column_ref;
+	pstate->p_paramref_hook = param_ref;
+	/* no need to use p_coerce_param_hook */
+	pstate->p_ref_hook_state = (void *) expr;
+}
+
+static Node *
+pre_column_ref(ParseState *pstate, ColumnRef *cref)
+{
+	PlnExpr    *expr = (PlnExpr *) pstate->p_ref_hook_state;
+
+	/* #variable_conflict use_variable: variables win outright */
+	if (expr->func->resolve_option == PLN_RESOLVE_VARIABLE)
+		return resolve_column_ref(pstate, expr, cref, false);
+	return NULL;
+}
+
+static Node *
+post_column_ref(ParseState *pstate, ColumnRef *cref, Node *var)
+{
+	PlnExpr    *expr = (PlnExpr *) pstate->p_ref_hook_state;
+	Node	   *myvar;
+
+	if (expr->func->resolve_option == PLN_RESOLVE_VARIABLE)
+		return NULL;			/* we already found there's no match */
+
+	if (expr->func->resolve_option == PLN_RESOLVE_COLUMN && var != NULL)
+		return NULL;			/* there's a table column, prefer that */
+
+	/*
+	 * If we find a record/row variable but can't match a field name, throw
+	 * error if there was no core resolution for the ColumnRef either.  In
+	 * that situation, the reference is inevitably going to fail, and
+	 * complaining about the record/row variable is likely to be more on-point
+	 * than the core parser's error message.
+	 */
+	myvar = resolve_column_ref(pstate, expr, cref, (var == NULL));
+
+	if (myvar != NULL && var != NULL)
+	{
+		/* both a column and a variable: the default is to refuse */
+		ereport(ERROR,
+				(errcode(ERRCODE_AMBIGUOUS_COLUMN),
+				 errmsg("column reference \"%s\" is ambiguous",
+						NameListToString(cref->fields)),
+				 errdetail("It could refer to either a %s variable or a table column.",
+						   PLN_LANG_TITLE),
+				 parser_errposition(pstate, cref->location)));
+	}
+
+	return myvar;
+}
+
+static Node *
+param_ref(ParseState *pstate, ParamRef *pref)
+{
+	PlnExpr    *expr = (PlnExpr *) pstate->p_ref_hook_state;
+	char		pname[32];
+	PlnNsItem  *nse;
+
+	snprintf(pname, sizeof(pname), "$%d", pref->number);
+
+	nse = pln_ns_lookup(expr->ns, false, pname, NULL, NULL, NULL);
+	if (nse == NULL)
+		return NULL;			/* name not known */
+
+	return make_datum_param(expr, nse->itemno, pref->location);
+}
+
+/*
+ * Resolve a column reference against the expression's namespace.
+ * Returns a Param for a variable, or NULL if the name is not ours.
+ */
+static Node *
+resolve_column_ref(ParseState *pstate, PlnExpr *expr,
+				   ColumnRef *cref, bool error_if_no_field)
+{
+	PlnExecState *estate = expr->func->cur_estate;
+	PlnNsItem  *nse;
+	const char *name1;
+	const char *name2 = NULL;
+	const char *name3 = NULL;
+	const char *colname = NULL;
+	int			nnames;
+	int			nnames_scalar = 0;
+	int			nnames_wholerow = 0;
+	int			nnames_field = 0;
+
+	/*
+	 * The allowed forms: A (variable, or whole record), A.B (label.var,
+	 * label.rec, rec.field, or A.* for a record), A.B.C (label.rec.field,
+	 * or label.rec.*).
+	 */
+	switch (list_length(cref->fields))
+	{
+		case 1:
+			{
+				Node	   *field1 = (Node *) linitial(cref->fields);
+
+				name1 = strVal(field1);
+				nnames_scalar = 1;
+				nnames_wholerow = 1;
+				break;
+			}
+		case 2:
+			{
+				Node	   *field1 = (Node *) linitial(cref->fields);
+				Node	   *field2 = (Node *) lsecond(cref->fields);
+
+				name1 = strVal(field1);
+
+				/* A.*: a whole record only */
+				if (IsA(field2, A_Star))
+				{
+					/* "*" cannot match a scalar */
+					name2 = "*";
+					nnames_wholerow = 1;
+					break;
+				}
+
+				name2 = strVal(field2);
+				colname = name2;
+				nnames_scalar = 2;
+				nnames_wholerow = 2;
+				nnames_field = 1;
+				break;
+			}
+		case 3:
+			{
+				Node	   *field1 = (Node *) linitial(cref->fields);
+				Node	   *field2 = (Node *) lsecond(cref->fields);
+				Node	   *field3 = (Node *) lthird(cref->fields);
+
+				name1 = strVal(field1);
+				name2 = strVal(field2);
+
+				/* A.B.*: a record qualified by its block label */
+				if (IsA(field3, A_Star))
+				{
+					name3 = "*";
+					nnames_wholerow = 2;
+					break;
+				}
+
+				name3 = strVal(field3);
+				colname = name3;
+				nnames_field = 2;
+				break;
+			}
+		default:
+			/* too many names, ignore */
+			return NULL;
+	}
+
+	nse = pln_ns_lookup(expr->ns, false, name1, name2, name3, &nnames);
+	if (nse == NULL)
+		return NULL;			/* name not known to us */
+
+	switch (nse->itemtype)
+	{
+		case PLN_NS_VAR:
+			if (nnames == nnames_scalar)
+				return make_datum_param(expr, nse->itemno, cref->location);
+			break;
+		case PLN_NS_REC:
+		case PLN_NS_ROW:
+			if (nnames == nnames_wholerow)
+				return make_datum_param(expr, nse->itemno, cref->location);
+			if (nnames == nnames_field)
+			{
+				/* colname may be a field of the record */
+				int			i;
+
+				for (i = 0; i < estate->ndatums; i++)
+				{
+					PlnRecField *fld = (PlnRecField *) estate->datums[i];
+
+					if (fld->dtype == PLN_DTYPE_RECFIELD &&
+						fld->recparentno == nse->itemno &&
+						strcmp(fld->fieldname, colname) == 0)
+						return make_datum_param(expr, i, cref->location);
+				}
+
+				/*
+				 * Every qualified reference in the body got its field datum
+				 * while compiling, so this is a name we never saw: treat it
+				 * as a missing field.
+				 */
+				if (error_if_no_field)
+					ereport(ERROR,
+							(errcode(ERRCODE_UNDEFINED_COLUMN),
+							 errmsg("record \"%s\" has no field \"%s\"",
+									(nnames_field == 1) ? name1 : name2,
+									colname),
+							 parser_errposition(pstate, cref->location)));
+			}
+			break;
+		default:
+			elog(ERROR, "unrecognized namespace item type: %d",
+				 nse->itemtype);
+	}
+
+	/* the name's form does not fit the variable's kind */
+	return NULL;
+}
+
+/*
+ * A Param standing for datum dno, typed as the datum is right now.
+ */
+static Node *
+make_datum_param(PlnExpr *expr, int dno, int location)
+{
+	PlnExecState *estate = expr->func->cur_estate;
+	Param	   *param;
+	MemoryContext oldcontext;
+
+	Assert(dno >= 0 && dno < estate->ndatums);
+
+	/* the set of referenced datums lives as long as the expression */
+	oldcontext = MemoryContextSwitchTo(expr->func->fn_cxt);
+	expr->paramnos = bms_add_member(expr->paramnos, dno);
+	MemoryContextSwitchTo(oldcontext);
+
+	param = makeNode(Param);
+	param->paramkind = PARAM_EXTERN;
+	param->paramid = dno + 1;
+	pln_exec_get_datum_type_info(estate, estate->datums[dno],
+								 &param->paramtype,
+								 &param->paramtypmod,
+								 &param->paramcollid);
+	param->location = location;
+
+	return (Node *) param;
+}
+
+/* ----------
+ * The function cache
+ * ----------
+ */
+static void
+compute_function_hashkey(FunctionCallInfo fcinfo, Form_pg_proc procStruct,
+						 PlnFuncKey *hashkey, bool forValidator)
+{
+	/* zero the key: unused argtypes slots and padding must compare equal */
+	memset(hashkey, 0, sizeof(PlnFuncKey));
+
+	hashkey->funcOid = fcinfo->flinfo->fn_oid;
+	hashkey->isTrigger = CALLED_AS_TRIGGER(fcinfo);
+	hashkey->inputCollation = fcinfo->fncollation;
+
+	if (procStruct->pronargs > 0)
+	{
+		memcpy(hashkey->argtypes, procStruct->proargtypes.values,
+			   procStruct->pronargs * sizeof(Oid));
+
+		/* polymorphic functions are compiled per actual argument types */
+		if (!forValidator)
+		{
+			int			i;
+
+			for (i = 0; i < procStruct->pronargs; i++)
+			{
+				if (IsPolymorphicType(hashkey->argtypes[i]))
+					hashkey->argtypes[i] =
+						get_fn_expr_argtype(fcinfo->flinfo, i);
+			}
+		}
+	}
+}
+
+static void
+init_hashtable(void)
+{
+	HASHCTL		ctl;
+
+	ctl.keysize = sizeof(PlnFuncKey);
+	ctl.entrysize = sizeof(PlnHashEntry);
+	pln_hashtable = hash_create("PL/nimble function hash",
+								FUNCS_PER_USER,
+								&ctl,
+								HASH_ELEM | HASH_BLOBS);
+}
+
+static PlnFunction *
+hash_lookup(PlnFuncKey *key)
+{
+	PlnHashEntry *entry;
+
+	if (pln_hashtable == NULL)
+		init_hashtable();
+	entry = (PlnHashEntry *) hash_search(pln_hashtable, key, HASH_FIND, NULL);
+	return entry ? entry->function : NULL;
+}
+
+static void
+hash_insert(PlnFunction *function, PlnFuncKey *key)
+{
+	PlnHashEntry *entry;
+	bool		found;
+
+	if (pln_hashtable == NULL)
+		init_hashtable();
+	entry = (PlnHashEntry *) hash_search(pln_hashtable, key, HASH_ENTER,
+										 &found);
+	entry->function = function;
+	/* keep a copy of the key with the function, for deletion */
+	function->fn_hashkey = &entry->key;
+}
+
+static void
+hash_delete(PlnFunction *function)
+{
+	if (function->fn_hashkey == NULL)
+		return;
+	(void) hash_search(pln_hashtable, function->fn_hashkey, HASH_REMOVE, NULL);
+	function->fn_hashkey = NULL;
+}
+
+/*
+ * Forget a stale function.  Its memory goes now if no call is running it;
+ * otherwise the last call to finish frees it (see handler.c).
+ */
+static void
+delete_function(PlnFunction *func)
+{
+	hash_delete(func);
+	if (func->use_count == 0)
+		pln_free_function_memory(func);
+}
+
+/*
+ * Release everything a compiled function holds: its prepared plans (which
+ * live outside its context) and then its context.
+ */
+void
+pln_free_function_memory(PlnFunction *func)
+{
+	Assert(func->use_count == 0);
+	/* prepared plans live outside the function's context */
+	{
+		ListCell   *lc;
+
+		foreach(lc, func->planned_exprs)
+		{
+			PlnExpr    *expr = (PlnExpr *) lfirst(lc);
+
+			if (expr->plan)
+			{
+				SPI_freeplan(expr->plan);
+				expr->plan = NULL;
+			}
+		}
+	}
+	if (func->fn_cxt)
+	{
+		MemoryContextDelete(func->fn_cxt);
+		func->fn_cxt = NULL;
+	}
+}

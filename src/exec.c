@@ -1,0 +1,952 @@
+/*-------------------------------------------------------------------------
+ *
+ * exec.c
+ *	  Running a compiled function: calls, blocks and control flow.
+ *
+ * pln_exec_function sets up one call (its copy of the datums, parameter
+ * list and expression context), runs the top block and converts the
+ * result.  The statement dispatcher and the control-flow statements live
+ * here; SQL statements are in exec_sql.c, assignment in assign.c, RAISE
+ * and ASSERT in raise.c, and blocks with EXCEPTION clauses in
+ * savepoint.c.
+ *
+ * Memory: variable values live in the call's datum context (the SPI
+ * procedure context).  Expression results live in the expression context
+ * until exec_eval_cleanup; statements that need scratch space use the
+ * statement context, which each such statement resets itself.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/tupconvert.h"
+#include "catalog/pg_type.h"
+#include "executor/executor.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/typcache.h"
+
+#include "plnimble.h"
+
+static void copy_datums(PlnExecState *estate, PlnFunction *func);
+static void exec_error_callback(void *arg);
+static int	exec_stmt(PlnExecState *estate, PlnStmt *stmt);
+static int	exec_stmt_block(PlnExecState *estate, PlnStmtBlock *block);
+static int	exec_stmt_assign(PlnExecState *estate, PlnStmtAssign *stmt);
+static int	exec_stmt_if(PlnExecState *estate, PlnStmtIf *stmt);
+static int	exec_stmt_case(PlnExecState *estate, PlnStmtCase *stmt);
+static int	exec_stmt_loop(PlnExecState *estate, PlnStmtLoop *stmt);
+static int	exec_stmt_while(PlnExecState *estate, PlnStmtWhile *stmt);
+static int	exec_stmt_fori(PlnExecState *estate, PlnStmtForI *stmt);
+static int	exec_stmt_exit(PlnExecState *estate, PlnStmtExit *stmt);
+static int	exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt);
+static Datum cast_return_value(PlnExecState *estate, FunctionCallInfo fcinfo);
+
+/*
+ * Run one call of a compiled function.
+ */
+Datum
+pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic)
+{
+	PlnExecState estate;
+	ErrorContextCallback plerrcontext;
+	int			i;
+	int			rc;
+
+	memset(&estate, 0, sizeof(estate));
+	estate.func = func;
+	estate.retisnull = true;
+	estate.rettype = InvalidOid;
+	estate.readonly_func = func->fn_readonly;
+	estate.atomic = atomic;
+	estate.datum_context = CurrentMemoryContext;
+	func->cur_estate = &estate;
+
+	/* errors from here on say where in the function they happened */
+	plerrcontext.callback = exec_error_callback;
+	plerrcontext.arg = &estate;
+	plerrcontext.previous = error_context_stack;
+	error_context_stack = &plerrcontext;
+
+	estate.err_text = "during initialization of execution state";
+	copy_datums(&estate, func);
+	pln_setup_param_list(&estate);
+	pln_create_econtext(&estate);
+
+	/* the arguments */
+	estate.err_text = "while storing call arguments into local variables";
+	if (fcinfo != NULL)
+	{
+		for (i = 0; i < func->fn_nargs; i++)
+		{
+			PlnDatum   *datum = estate.datums[func->fn_argvarnos[i]];
+
+			if (datum->dtype == PLN_DTYPE_VAR)
+			{
+				PlnVar	   *var = (PlnVar *) datum;
+
+				assign_simple_var(&estate, var,
+								  fcinfo->args[i].value,
+								  fcinfo->args[i].isnull,
+								  false);
+				/* make read-write expanded values our own copies */
+				if (!var->isnull && var->datatype->typlen == -1)
+				{
+					var->value = datumCopy(var->value, false, -1);
+					var->freeval = true;
+				}
+			}
+			else
+			{
+				PlnRec	   *rec = (PlnRec *) datum;
+
+				if (fcinfo->args[i].isnull)
+					pln_rec_set_null(&estate, rec);
+				else
+				{
+					HeapTupleHeader td = DatumGetHeapTupleHeader(fcinfo->args[i].value);
+					TupleDesc	tupdesc;
+					HeapTupleData tmptup;
+
+					tupdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
+													 HeapTupleHeaderGetTypMod(td));
+					tmptup.t_len = HeapTupleHeaderGetDatumLength(td);
+					ItemPointerSetInvalid(&(tmptup.t_self));
+					tmptup.t_tableOid = InvalidOid;
+					tmptup.t_data = td;
+					pln_rec_set_tuple(&estate, rec, &tmptup, tupdesc);
+					ReleaseTupleDesc(tupdesc);
+				}
+			}
+		}
+	}
+
+	estate.err_text = "during function entry";
+	/* FOUND starts false */
+	assign_simple_var(&estate, (PlnVar *) estate.datums[func->found_varno],
+					  BoolGetDatum(false), false, false);
+
+	/* run the top block */
+	estate.err_text = NULL;
+	estate.err_stmt = (PlnStmt *) func->action;
+	rc = exec_stmt(&estate, (PlnStmt *) func->action);
+	if (rc != PLN_RC_RETURN)
+	{
+		estate.err_stmt = NULL;
+		estate.err_text = NULL;
+		/* falling off the end is fine for void results */
+		if (func->fn_rettype != VOIDOID)
+			ereport(ERROR,
+					(errcode(ERRCODE_S_R_E_FUNCTION_EXECUTED_NO_RETURN_STATEMENT),
+					 errmsg("control reached end of function without RETURN")));
+	}
+
+	/* convert the result to the declared type */
+	estate.err_stmt = NULL;
+	estate.err_text = "while casting return value to function's return type";
+	if (fcinfo != NULL)
+	{
+		fcinfo->isnull = estate.retisnull;
+		if (!estate.retisnull && func->fn_rettype != VOIDOID)
+			estate.retval = cast_return_value(&estate, fcinfo);
+	}
+
+	estate.err_text = "during function exit";
+	exec_eval_cleanup(&estate);
+	pln_destroy_econtext(&estate);
+
+	error_context_stack = plerrcontext.previous;
+
+	if (func->fn_rettype == VOIDOID)
+		return (Datum) 0;
+	return estate.retval;
+}
+
+/*
+ * Coerce the returned value to the function's result type, copying it
+ * out of the call's memory (the caller's context outlives SPI's).
+ */
+static Datum
+cast_return_value(PlnExecState *estate, FunctionCallInfo fcinfo)
+{
+	PlnFunction *func = estate->func;
+	Datum		result = estate->retval;
+
+	if (func->fn_retistuple)
+	{
+		/* composite result: must have the declared row structure */
+		TupleDesc	tupdesc;
+		HeapTupleHeader td;
+		HeapTupleData tmptup;
+		TupleDesc	srcdesc;
+		TupleConversionMap *map;
+		HeapTuple	tup;
+
+		if (!type_is_rowtype(estate->rettype))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("cannot return non-composite value from function returning composite type")));
+
+		switch (get_call_result_type(fcinfo, NULL, &tupdesc))
+		{
+			case TYPEFUNC_COMPOSITE:
+			case TYPEFUNC_COMPOSITE_DOMAIN:
+				break;
+			case TYPEFUNC_RECORD:
+				/* RETURNS record without a column list: pass it through */
+				return SPI_datumTransfer(result, false, -1);
+			default:
+				elog(ERROR, "return type must be a row type");
+				break;
+		}
+
+		td = DatumGetHeapTupleHeader(result);
+		srcdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
+										 HeapTupleHeaderGetTypMod(td));
+		tmptup.t_len = HeapTupleHeaderGetDatumLength(td);
+		ItemPointerSetInvalid(&(tmptup.t_self));
+		tmptup.t_tableOid = InvalidOid;
+		tmptup.t_data = td;
+		map = convert_tuples_by_position(srcdesc, tupdesc,
+										 gettext_noop("returned record type does not match expected record type"));
+		tup = map ? execute_attr_map_tuple(&tmptup, map) : &tmptup;
+		ReleaseTupleDesc(srcdesc);
+		result = heap_copy_tuple_as_datum(tup, tupdesc);
+		return SPI_datumTransfer(result, false, -1);
+	}
+
+	result = exec_cast_value(estate, result, &fcinfo->isnull,
+							 estate->rettype, -1,
+							 func->fn_rettype, -1);
+	if (!fcinfo->isnull && !func->fn_retbyval)
+		result = SPI_datumTransfer(result, false, func->fn_rettyplen);
+	return result;
+}
+
+/*
+ * Each call works on its own copy of the variables, so that recursion and
+ * concurrent calls do not interfere.  Datums without run-time state
+ * (rows, record fields) are shared with the compiled function.
+ */
+static void
+copy_datums(PlnExecState *estate, PlnFunction *func)
+{
+	int			ndatums = func->ndatums;
+	int			i;
+
+	estate->ndatums = ndatums;
+	estate->datums = palloc(sizeof(PlnDatum *) * ndatums);
+
+	for (i = 0; i < ndatums; i++)
+	{
+		PlnDatum   *indatum = func->datums[i];
+		PlnDatum   *outdatum;
+
+		switch (indatum->dtype)
+		{
+			case PLN_DTYPE_VAR:
+				outdatum = palloc(sizeof(PlnVar));
+				memcpy(outdatum, indatum, sizeof(PlnVar));
+				break;
+			case PLN_DTYPE_REC:
+				outdatum = palloc(sizeof(PlnRec));
+				memcpy(outdatum, indatum, sizeof(PlnRec));
+				break;
+			case PLN_DTYPE_RECFIELD:
+				/* its lookup cache is per call */
+				outdatum = palloc(sizeof(PlnRecField));
+				memcpy(outdatum, indatum, sizeof(PlnRecField));
+				((PlnRecField *) outdatum)->rectupdescid = INVALID_TUPLEDESC_IDENTIFIER;
+				break;
+			default:
+				outdatum = indatum;
+				break;
+		}
+		estate->datums[i] = outdatum;
+	}
+}
+
+/*
+ * The CONTEXT line of errors raised while the call runs.
+ */
+static void
+exec_error_callback(void *arg)
+{
+	PlnExecState *estate = (PlnExecState *) arg;
+
+	if (estate->err_text != NULL)
+	{
+		/*
+		 * The text says what we were doing, e.g. "during statement block
+		 * entry"; with a statement, name its line.
+		 */
+		if (estate->err_stmt != NULL)
+			errcontext("%s function %s line %d %s",
+					   PLN_LANG_TITLE,
+					   estate->func->fn_signature,
+					   estate->err_stmt->lineno,
+					   _(estate->err_text));
+		else
+			errcontext("%s function %s %s",
+					   PLN_LANG_TITLE,
+					   estate->func->fn_signature,
+					   _(estate->err_text));
+	}
+	else if (estate->err_stmt != NULL && estate->err_stmt->lineno > 0)
+	{
+		errcontext("%s function %s line %d at %s",
+				   PLN_LANG_TITLE,
+				   estate->func->fn_signature,
+				   estate->err_stmt->lineno,
+				   _(pln_stmt_typename(estate->err_stmt)));
+	}
+	else
+		errcontext("%s function %s",
+				   PLN_LANG_TITLE,
+				   estate->func->fn_signature);
+}
+
+/* The name of a statement kind, as CONTEXT lines show it */
+const char *
+pln_stmt_typename(PlnStmt *stmt)
+{
+	switch (stmt->cmd_type)
+	{
+		case PLN_STMT_BLOCK:
+			return _("statement block");
+		case PLN_STMT_ASSIGN:
+			return _("assignment");
+		case PLN_STMT_IF:
+			return "IF";
+		case PLN_STMT_CASE:
+			return "CASE";
+		case PLN_STMT_LOOP:
+			return "LOOP";
+		case PLN_STMT_WHILE:
+			return "WHILE";
+		case PLN_STMT_FORI:
+			return _("FOR with integer loop variable");
+		case PLN_STMT_FORS:
+			return _("FOR over SELECT rows");
+		case PLN_STMT_EXIT:
+			return ((PlnStmtExit *) stmt)->is_exit ? "EXIT" : "CONTINUE";
+		case PLN_STMT_RETURN:
+			return "RETURN";
+		case PLN_STMT_RAISE:
+			return "RAISE";
+		case PLN_STMT_ASSERT:
+			return "ASSERT";
+		case PLN_STMT_EXECSQL:
+			return _("SQL statement");
+		case PLN_STMT_PERFORM:
+			return "PERFORM";
+	}
+	return "unknown";
+}
+
+/* ----------
+ * Statement dispatch
+ * ----------
+ */
+
+/* Run a list of statements; stop at the first that does not return OK */
+int
+exec_stmts(PlnExecState *estate, List *stmts)
+{
+	PlnStmt    *save_estmt = estate->err_stmt;
+	ListCell   *s;
+
+	if (stmts == NIL)
+	{
+		/*
+		 * Ensure we do a CHECK_FOR_INTERRUPTS() even though there is no
+		 * statement.  This prevents hangup in a tight loop if, for instance,
+		 * there is a LOOP construct with an empty body.
+		 */
+		CHECK_FOR_INTERRUPTS();
+		return PLN_RC_OK;
+	}
+
+	foreach(s, stmts)
+	{
+		PlnStmt    *stmt = (PlnStmt *) lfirst(s);
+		int			rc;
+
+		estate->err_stmt = stmt;
+		rc = exec_stmt(estate, stmt);
+		if (rc != PLN_RC_OK)
+		{
+			estate->err_stmt = save_estmt;
+			return rc;
+		}
+	}
+
+	estate->err_stmt = save_estmt;
+	return PLN_RC_OK;
+}
+
+static int
+exec_stmt(PlnExecState *estate, PlnStmt *stmt)
+{
+	int			rc;
+
+	CHECK_FOR_INTERRUPTS();
+
+	switch (stmt->cmd_type)
+	{
+		case PLN_STMT_BLOCK:
+			rc = exec_stmt_block(estate, (PlnStmtBlock *) stmt);
+			break;
+		case PLN_STMT_ASSIGN:
+			rc = exec_stmt_assign(estate, (PlnStmtAssign *) stmt);
+			break;
+		case PLN_STMT_IF:
+			rc = exec_stmt_if(estate, (PlnStmtIf *) stmt);
+			break;
+		case PLN_STMT_CASE:
+			rc = exec_stmt_case(estate, (PlnStmtCase *) stmt);
+			break;
+		case PLN_STMT_LOOP:
+			rc = exec_stmt_loop(estate, (PlnStmtLoop *) stmt);
+			break;
+		case PLN_STMT_WHILE:
+			rc = exec_stmt_while(estate, (PlnStmtWhile *) stmt);
+			break;
+		case PLN_STMT_FORI:
+			rc = exec_stmt_fori(estate, (PlnStmtForI *) stmt);
+			break;
+		case PLN_STMT_FORS:
+			rc = exec_stmt_fors(estate, (PlnStmtForS *) stmt);
+			break;
+		case PLN_STMT_EXIT:
+			rc = exec_stmt_exit(estate, (PlnStmtExit *) stmt);
+			break;
+		case PLN_STMT_RETURN:
+			rc = exec_stmt_return(estate, (PlnStmtReturn *) stmt);
+			break;
+		case PLN_STMT_RAISE:
+			rc = exec_stmt_raise(estate, (PlnStmtRaise *) stmt);
+			break;
+		case PLN_STMT_ASSERT:
+			rc = exec_stmt_assert(estate, (PlnStmtAssert *) stmt);
+			break;
+		case PLN_STMT_EXECSQL:
+			rc = exec_stmt_execsql(estate, (PlnStmtExecSql *) stmt);
+			break;
+		case PLN_STMT_PERFORM:
+			rc = exec_stmt_perform(estate, (PlnStmtPerform *) stmt);
+			break;
+		default:
+			elog(ERROR, "unrecognized statement type: %d",
+				 (int) stmt->cmd_type);
+			rc = PLN_RC_OK;		/* keep compiler quiet */
+	}
+
+	return rc;
+}
+
+/*
+ * Initialise the variables a block declares, in order: each gets its
+ * default (or NULL), re-evaluated every time the block is entered.
+ */
+static void
+exec_block_init_vars(PlnExecState *estate, PlnStmtBlock *block)
+{
+	int			i;
+
+	estate->err_text = "during statement block local variable initialization";
+
+	for (i = 0; i < block->n_initvars; i++)
+		exec_init_datum(estate, estate->datums[block->initvarnos[i]]);
+
+	estate->err_text = NULL;
+}
+
+/*
+ * A block: initialise its variables, run its body, and handle EXIT aimed
+ * at its label.
+ */
+static int
+exec_stmt_block(PlnExecState *estate, PlnStmtBlock *block)
+{
+	int			rc;
+
+	exec_block_init_vars(estate, block);
+
+	if (block->exceptions)
+		rc = exec_stmt_block_with_handlers(estate, block);
+	else
+		rc = exec_stmts(estate, block->body);
+
+	switch (rc)
+	{
+		case PLN_RC_OK:
+		case PLN_RC_RETURN:
+		case PLN_RC_CONTINUE:
+			return rc;
+
+		case PLN_RC_EXIT:
+
+			/*
+			 * This is intentionally different from the handling of RC_EXIT
+			 * for loops: to match a block, we require a match by label.
+			 */
+			if (estate->exitlabel == NULL)
+				return PLN_RC_EXIT;
+			if (block->label == NULL)
+				return PLN_RC_EXIT;
+			if (strcmp(block->label, estate->exitlabel) != 0)
+				return PLN_RC_EXIT;
+			estate->exitlabel = NULL;
+			return PLN_RC_OK;
+
+		default:
+			elog(ERROR, "unrecognized rc: %d", rc);
+	}
+
+	return PLN_RC_OK;
+}
+
+static int
+exec_stmt_assign(PlnExecState *estate, PlnStmtAssign *stmt)
+{
+	Assert(stmt->varno >= 0);
+
+	exec_assign_expr(estate, estate->datums[stmt->varno], stmt->expr);
+
+	return PLN_RC_OK;
+}
+
+static int
+exec_stmt_if(PlnExecState *estate, PlnStmtIf *stmt)
+{
+	bool		value;
+	bool		isnull;
+	ListCell   *lc;
+
+	value = exec_eval_boolean(estate, stmt->cond, &isnull);
+	exec_eval_cleanup(estate);
+	if (!isnull && value)
+		return exec_stmts(estate, stmt->then_body);
+
+	foreach(lc, stmt->elsif_list)
+	{
+		PlnIfElsif *elif = (PlnIfElsif *) lfirst(lc);
+
+		value = exec_eval_boolean(estate, elif->cond, &isnull);
+		exec_eval_cleanup(estate);
+		if (!isnull && value)
+			return exec_stmts(estate, elif->stmts);
+	}
+
+	return exec_stmts(estate, stmt->else_body);
+}
+
+static int
+exec_stmt_case(PlnExecState *estate, PlnStmtCase *stmt)
+{
+	PlnVar	   *t_var = NULL;
+	bool		isnull;
+	ListCell   *l;
+
+	if (stmt->t_expr != NULL)
+	{
+		/* simple case */
+		Datum		t_val;
+		Oid			t_typoid;
+		int32		t_typmod;
+
+		t_val = exec_eval_expr(estate, stmt->t_expr,
+							   &isnull, &t_typoid, &t_typmod);
+
+		t_var = (PlnVar *) estate->datums[stmt->t_varno];
+
+		/*
+		 * The hidden variable takes the type of the search expression.
+		 * The change is made to this call's copy of the datum.
+		 */
+		if (t_var->datatype->typoid != t_typoid ||
+			t_var->datatype->atttypmod != t_typmod)
+		{
+			MemoryContext oldcontext = MemoryContextSwitchTo(estate->func->fn_cxt);
+
+			t_var->datatype = pln_build_datatype(t_typoid,
+												 t_typmod,
+												 estate->func->fn_input_collation,
+												 NULL);
+			MemoryContextSwitchTo(oldcontext);
+		}
+
+		/* now we can assign to the variable */
+		exec_assign_value(estate,
+						  (PlnDatum *) t_var,
+						  t_val,
+						  isnull,
+						  t_typoid,
+						  t_typmod);
+
+		exec_eval_cleanup(estate);
+	}
+
+	/* Now search for a successful WHEN clause */
+	foreach(l, stmt->case_when_list)
+	{
+		PlnCaseWhen *cwt = (PlnCaseWhen *) lfirst(l);
+		bool		value;
+
+		value = exec_eval_boolean(estate, cwt->expr, &isnull);
+		exec_eval_cleanup(estate);
+		if (!isnull && value)
+		{
+			/* Found it */
+
+			/* We can now discard any value we had for the temp variable */
+			if (t_var != NULL)
+				assign_simple_var(estate, t_var, (Datum) 0, true, false);
+
+			/* Evaluate the statement(s), and we're done */
+			return exec_stmts(estate, cwt->stmts);
+		}
+	}
+
+	/* We can now discard any value we had for the temp variable */
+	if (t_var != NULL)
+		assign_simple_var(estate, t_var, (Datum) 0, true, false);
+
+	/* SQL2003 mandates this error if there was no ELSE clause */
+	if (!stmt->have_else)
+		ereport(ERROR,
+				(errcode(ERRCODE_CASE_NOT_FOUND),
+				 errmsg("case not found"),
+				 errhint("CASE statement is missing ELSE part.")));
+
+	/* Evaluate the ELSE statements, and we're done */
+	return exec_stmts(estate, stmt->else_stmts);
+}
+
+/*
+ * What a loop does with its body's result code.  Sets *exit_loop when the
+ * loop must stop, and returns the code the loop statement should return
+ * in that case.
+ */
+int
+exec_loop_body_rc(PlnExecState *estate, int rc, const char *label,
+				  bool *exit_loop)
+{
+	*exit_loop = false;
+	switch (rc)
+	{
+		case PLN_RC_OK:
+			return PLN_RC_OK;
+
+		case PLN_RC_EXIT:
+			*exit_loop = true;
+			if (estate->exitlabel == NULL)
+				return PLN_RC_OK;	/* unlabelled EXIT ends this loop */
+			if (label != NULL && strcmp(label, estate->exitlabel) == 0)
+			{
+				estate->exitlabel = NULL;
+				return PLN_RC_OK;
+			}
+			/* an outer block or loop is meant */
+			return PLN_RC_EXIT;
+
+		case PLN_RC_CONTINUE:
+			if (estate->exitlabel == NULL)
+				return PLN_RC_OK;	/* unlabelled CONTINUE: next iteration */
+			if (label != NULL && strcmp(label, estate->exitlabel) == 0)
+			{
+				estate->exitlabel = NULL;
+				return PLN_RC_OK;
+			}
+			/* continue an outer loop */
+			*exit_loop = true;
+			return PLN_RC_CONTINUE;
+
+		case PLN_RC_RETURN:
+			*exit_loop = true;
+			return PLN_RC_RETURN;
+
+		default:
+			elog(ERROR, "unrecognized rc: %d", rc);
+	}
+	return PLN_RC_OK;
+}
+
+static int
+exec_stmt_loop(PlnExecState *estate, PlnStmtLoop *stmt)
+{
+	for (;;)
+	{
+		int			rc = exec_stmts(estate, stmt->body);
+		bool		exit_loop;
+
+		rc = exec_loop_body_rc(estate, rc, stmt->label, &exit_loop);
+		if (exit_loop)
+			return rc;
+	}
+}
+
+static int
+exec_stmt_while(PlnExecState *estate, PlnStmtWhile *stmt)
+{
+	for (;;)
+	{
+		int			rc;
+		bool		value;
+		bool		isnull;
+		bool		exit_loop;
+
+		value = exec_eval_boolean(estate, stmt->cond, &isnull);
+		exec_eval_cleanup(estate);
+
+		if (isnull || !value)
+			break;
+
+		rc = exec_stmts(estate, stmt->body);
+		rc = exec_loop_body_rc(estate, rc, stmt->label, &exit_loop);
+		if (exit_loop)
+			return rc;
+	}
+
+	return PLN_RC_OK;
+}
+
+/*
+ * FOR i IN [REVERSE] lower .. upper [BY step]: the bounds and step are
+ * evaluated once, as integers.
+ */
+static int
+exec_stmt_fori(PlnExecState *estate, PlnStmtForI *stmt)
+{
+	PlnVar	   *var;
+	Datum		value;
+	bool		isnull;
+	Oid			valtype;
+	int32		valtypmod;
+	int32		loop_value;
+	int32		end_value;
+	int32		step_value;
+	bool		found = false;
+	int			rc = PLN_RC_OK;
+
+	var = (PlnVar *) (estate->datums[stmt->var->dno]);
+
+	/* lower bound */
+	value = exec_eval_expr(estate, stmt->lower,
+						   &isnull, &valtype, &valtypmod);
+	value = exec_cast_value(estate, value, &isnull,
+							valtype, valtypmod,
+							var->datatype->typoid,
+							var->datatype->atttypmod);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("lower bound of FOR loop cannot be null")));
+	loop_value = DatumGetInt32(value);
+	exec_eval_cleanup(estate);
+
+	/* upper bound */
+	value = exec_eval_expr(estate, stmt->upper,
+						   &isnull, &valtype, &valtypmod);
+	value = exec_cast_value(estate, value, &isnull,
+							valtype, valtypmod,
+							var->datatype->typoid,
+							var->datatype->atttypmod);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("upper bound of FOR loop cannot be null")));
+	end_value = DatumGetInt32(value);
+	exec_eval_cleanup(estate);
+
+	/* step */
+	if (stmt->step)
+	{
+		value = exec_eval_expr(estate, stmt->step,
+							   &isnull, &valtype, &valtypmod);
+		value = exec_cast_value(estate, value, &isnull,
+								valtype, valtypmod,
+								var->datatype->typoid,
+								var->datatype->atttypmod);
+		if (isnull)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("BY value of FOR loop cannot be null")));
+		step_value = DatumGetInt32(value);
+		exec_eval_cleanup(estate);
+		if (step_value <= 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("BY value of FOR loop must be greater than zero")));
+	}
+	else
+		step_value = 1;
+
+	for (;;)
+	{
+		bool		exit_loop;
+
+		/* check against upper bound */
+		if (stmt->reverse)
+		{
+			if (loop_value < end_value)
+				break;
+		}
+		else
+		{
+			if (loop_value > end_value)
+				break;
+		}
+
+		found = true;			/* looped at least once */
+
+		assign_simple_var(estate, var, Int32GetDatum(loop_value),
+						  false, false);
+
+		rc = exec_stmts(estate, stmt->body);
+		rc = exec_loop_body_rc(estate, rc, stmt->label, &exit_loop);
+		if (exit_loop)
+			break;
+
+		/*
+		 * Increase/decrease loop value, unless it would overflow, in which
+		 * case exit the loop.
+		 */
+		if (stmt->reverse)
+		{
+			if (loop_value < (PG_INT32_MIN + step_value))
+				break;
+			loop_value -= step_value;
+		}
+		else
+		{
+			if (loop_value > (PG_INT32_MAX - step_value))
+				break;
+			loop_value += step_value;
+		}
+	}
+
+	/* FOUND says whether the loop ran at least once */
+	assign_simple_var(estate, (PlnVar *) estate->datums[estate->func->found_varno],
+					  BoolGetDatum(found), false, false);
+
+	return rc;
+}
+
+static int
+exec_stmt_exit(PlnExecState *estate, PlnStmtExit *stmt)
+{
+	/* with a WHEN condition, exit only if it holds */
+	if (stmt->cond != NULL)
+	{
+		bool		value;
+		bool		isnull;
+
+		value = exec_eval_boolean(estate, stmt->cond, &isnull);
+		exec_eval_cleanup(estate);
+		if (isnull || value == false)
+			return PLN_RC_OK;
+	}
+
+	estate->exitlabel = stmt->label;
+	if (stmt->is_exit)
+		return PLN_RC_EXIT;
+	else
+		return PLN_RC_CONTINUE;
+}
+
+/*
+ * RETURN: remember the value (it is converted to the result type at
+ * function exit).
+ */
+static int
+exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
+{
+	estate->retval = (Datum) 0;
+	estate->retisnull = true;
+	estate->rettype = InvalidOid;
+
+	if (stmt->retvarno >= 0)
+	{
+		PlnDatum   *retvar = estate->datums[stmt->retvarno];
+		int32		typmod;
+
+		pln_exec_datum_value(estate, retvar, &estate->rettype, &typmod,
+							 &estate->retval, &estate->retisnull);
+		return PLN_RC_RETURN;
+	}
+
+	if (stmt->expr != NULL)
+	{
+		int32		rettypmod;
+
+		estate->retval = exec_eval_expr(estate, stmt->expr,
+										&(estate->retisnull),
+										&(estate->rettype),
+										&rettypmod);
+		/* the value must outlive the expression context */
+		if (!estate->retisnull)
+		{
+			int16		typlen;
+			bool		typbyval;
+
+			get_typlenbyval(estate->rettype, &typlen, &typbyval);
+			if (!typbyval)
+			{
+				MemoryContext oldcontext = MemoryContextSwitchTo(estate->datum_context);
+
+				estate->retval = datumCopy(estate->retval, typbyval, typlen);
+				MemoryContextSwitchTo(oldcontext);
+			}
+		}
+		exec_eval_cleanup(estate);
+		return PLN_RC_RETURN;
+	}
+
+	/* RETURN with no value: void result */
+	estate->rettype = VOIDOID;
+	estate->retval = (Datum) 0;
+	estate->retisnull = false;
+	return PLN_RC_RETURN;
+}
+
+/* ----------
+ * Small helpers shared by the executor files
+ * ----------
+ */
+
+/*
+ * Release what the last expression evaluation left behind: the SPI result
+ * of a query and the expression context's per-tuple memory.
+ */
+void
+exec_eval_cleanup(PlnExecState *estate)
+{
+	if (estate->eval_tuptable != NULL)
+		SPI_freetuptable(estate->eval_tuptable);
+	estate->eval_tuptable = NULL;
+
+	if (estate->eval_econtext != NULL)
+		ResetExprContext(estate->eval_econtext);
+}
+
+/*
+ * The call's statement context, created on first use, as a child of the
+ * datum context.  Statements that use it reset it before returning.
+ */
+MemoryContext
+get_stmt_mcontext(PlnExecState *estate)
+{
+	if (estate->stmt_mcontext == NULL)
+		estate->stmt_mcontext =
+			AllocSetContextCreate(estate->datum_context,
+								  "PL/nimble statement context",
+								  ALLOCSET_DEFAULT_SIZES);
+	return estate->stmt_mcontext;
+}

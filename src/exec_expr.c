@@ -1,0 +1,711 @@
+/*-------------------------------------------------------------------------
+ *
+ * exec_expr.c
+ *	  Evaluating expressions: the simple-expression fast path, and SPI.
+ *
+ * Every expression is prepared once through SPI, with parser hooks that
+ * turn PL variables into Params (see compile.c).  When the resulting plan
+ * is a bare Result computing one value from constants and Params, the
+ * expression is "simple": it is then evaluated directly with the
+ * executor's expression machinery, skipping the SPI executor.  The
+ * expression state for that lives in a per-transaction executor state,
+ * and the plan is kept valid through the plan cache's cheap validity
+ * check, holding a reference in a per-transaction resource owner.
+ *
+ * Variables are handed to SQL through one ParamListInfo per call whose
+ * fetch hook reads the current value of a datum on demand.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/executor.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "parser/parse_node.h"
+#include "storage/proc.h"
+#include "tcop/pquery.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+#include "utils/snapmgr.h"
+#include "utils/typcache.h"
+
+#include "plnimble.h"
+
+/*
+ * Per-transaction state for simple expressions: the executor state their
+ * ExprStates live in, and the resource owner holding their plan
+ * references.  Both go away at transaction end (pln_xact_cb).
+ */
+static EState *simple_eval_estate = NULL;
+static ResourceOwner simple_eval_resowner = NULL;
+
+/*
+ * Expression contexts of active calls, innermost first, each tagged with
+ * the subtransaction that created it so that an aborted subtransaction's
+ * contexts can be dropped without running their shutdown callbacks.
+ */
+typedef struct EcontextStackEntry
+{
+	ExprContext *econtext;
+	SubTransactionId subxid;
+	struct EcontextStackEntry *next;
+} EcontextStackEntry;
+
+static EcontextStackEntry *econtext_stack = NULL;
+
+static void exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr);
+static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
+static bool exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
+								  Datum *result, bool *isNull,
+								  Oid *rettype, int32 *rettypmod);
+static ParamExternData *param_fetch(ParamListInfo params, int paramid,
+									bool speculative,
+									ParamExternData *prm);
+
+/*
+ * Prepare an expression's plan through SPI and keep it.
+ */
+void
+exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
+{
+	SPIPlanPtr	plan;
+	SPIPrepareOptions options;
+	MemoryContext oldcontext;
+
+	memset(&options, 0, sizeof(options));
+	options.parserSetup = (ParserSetupHook) pln_parser_setup;
+	options.parserSetupArg = (void *) expr;
+	options.parseMode = expr->parseMode;
+	options.cursorOptions = cursorOptions;
+	plan = SPI_prepare_extended(expr->query, &options);
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare_extended failed for \"%s\": %s",
+			 expr->query, SPI_result_code_string(SPI_result));
+
+	SPI_keepplan(plan);
+	expr->plan = plan;
+
+	/* remember it so that recompiling the function can free it */
+	oldcontext = MemoryContextSwitchTo(expr->func->fn_cxt);
+	expr->func->planned_exprs = lappend(expr->func->planned_exprs, expr);
+	MemoryContextSwitchTo(oldcontext);
+
+	exec_simple_check_plan(estate, expr);
+}
+
+/*
+ * Decide whether a freshly prepared expression is simple, and if so keep
+ * its generic plan and the expression tree to evaluate.
+ */
+static void
+exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
+{
+	List	   *plansources;
+	CachedPlanSource *plansource;
+	Query	   *query;
+	CachedPlan *cplan;
+	MemoryContext oldcontext;
+
+	expr->simple_expr = NULL;
+	expr->purity = PLN_PURITY_UNKNOWN;
+
+	/* only plain expressions and assignments can be simple */
+	if (expr->parseMode != RAW_PARSE_PLPGSQL_EXPR &&
+		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN1 &&
+		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN2 &&
+		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN3)
+		return;
+
+	plansources = SPI_plan_get_plan_sources(expr->plan);
+	if (list_length(plansources) != 1)
+		return;
+	plansource = (CachedPlanSource *) linitial(plansources);
+
+	/* one SELECT with nothing but a target list */
+	if (list_length(plansource->query_list) != 1)
+		return;
+	query = (Query *) linitial(plansource->query_list);
+	if (!IsA(query, Query) ||
+		query->commandType != CMD_SELECT ||
+		query->rtable != NIL ||
+		query->hasAggs || query->hasWindowFuncs || query->hasTargetSRFs ||
+		query->hasSubLinks || query->cteList ||
+		query->jointree->fromlist || query->jointree->quals ||
+		query->groupClause || query->groupingSets ||
+		query->havingQual || query->windowClause ||
+		query->distinctClause || query->sortClause ||
+		query->limitOffset || query->limitCount ||
+		query->setOperations)
+		return;
+	if (list_length(query->targetList) != 1)
+		return;
+
+	/* get the generic plan; planning happens in the statement context */
+	oldcontext = MemoryContextSwitchTo(get_stmt_mcontext(estate));
+	cplan = SPI_plan_get_cached_plan(expr->plan);
+	MemoryContextSwitchTo(oldcontext);
+	if (cplan == NULL)
+		return;
+
+	/*
+	 * The plan must allow the cheap validity check; then keep a reference
+	 * to it in the per-transaction resource owner.
+	 */
+	if (CachedPlanAllowsSimpleValidityCheck(plansource, cplan,
+											simple_eval_resowner))
+	{
+		expr->simple_plansource = plansource;
+		expr->simple_plan = cplan;
+		expr->simple_plan_lxid = MyProc->lxid;
+		exec_save_simple_expr(expr, cplan);
+	}
+
+	/* drop the reference SPI_plan_get_cached_plan took */
+	ReleaseCachedPlan(cplan, CurrentResourceOwner);
+}
+
+/*
+ * Pull the expression out of a simple plan: a Result node without input,
+ * whose single target entry is what we evaluate.
+ */
+static void
+exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan)
+{
+	PlannedStmt *stmt;
+	Plan	   *plan;
+	Expr	   *tle_expr;
+
+	if (list_length(cplan->stmt_list) != 1)
+	{
+		expr->simple_expr = NULL;
+		return;
+	}
+	stmt = linitial_node(PlannedStmt, cplan->stmt_list);
+	if (stmt->commandType != CMD_SELECT)
+	{
+		expr->simple_expr = NULL;
+		return;
+	}
+
+	/* the planner may put a Gather or similar on top; look through them */
+	plan = stmt->planTree;
+	for (;;)
+	{
+		if (IsA(plan, Result))
+		{
+			if (plan->lefttree != NULL || plan->righttree != NULL ||
+				((Result *) plan)->resconstantqual != NULL)
+			{
+				expr->simple_expr = NULL;
+				return;
+			}
+			break;
+		}
+		else
+		{
+			expr->simple_expr = NULL;
+			return;
+		}
+	}
+
+	if (list_length(plan->targetlist) != 1)
+	{
+		expr->simple_expr = NULL;
+		return;
+	}
+	tle_expr = castNode(TargetEntry, linitial(plan->targetlist))->expr;
+
+	expr->simple_expr = tle_expr;
+	expr->simple_type = exprType((Node *) tle_expr);
+	expr->simple_typmod = exprTypmod((Node *) tle_expr);
+	/* the state must be rebuilt for the new tree */
+	expr->simple_state = NULL;
+	expr->simple_state_lxid = InvalidLocalTransactionId;
+	expr->simple_in_use = false;
+
+	/* a bare variable reference can be read without the executor */
+	expr->simple_is_param = false;
+	if (IsA(tle_expr, Param) &&
+		((Param *) tle_expr)->paramkind == PARAM_EXTERN)
+	{
+		expr->simple_is_param = true;
+		expr->simple_param_dno = ((Param *) tle_expr)->paramid - 1;
+	}
+
+	/* what the lazy-savepoint code may do with it is decided later */
+	expr->purity = PLN_PURITY_UNKNOWN;
+}
+
+/*
+ * Evaluate an expression to a single value.  The result is valid until the
+ * next exec_eval_cleanup.
+ */
+Datum
+exec_eval_expr(PlnExecState *estate, PlnExpr *expr,
+			   bool *isNull, Oid *rettype, int32 *rettypmod)
+{
+	Datum		result = 0;
+	int			rc;
+	Form_pg_attribute attr;
+
+	if (expr->plan == NULL)
+		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+
+	if (expr->simple_expr != NULL &&
+		exec_eval_simple_expr(estate, expr, &result, isNull,
+							  rettype, rettypmod))
+		return result;
+
+	/* the general way: run it as a query */
+	rc = exec_run_select(estate, expr, 2, NULL);
+	if (rc != SPI_OK_SELECT)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("query did not return data"),
+				 errcontext("query: %s", expr->query)));
+
+	/* exactly one column */
+	if (estate->eval_tuptable->tupdesc->natts != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg_plural("query returned %d column",
+							   "query returned %d columns",
+							   estate->eval_tuptable->tupdesc->natts,
+							   estate->eval_tuptable->tupdesc->natts),
+				 errcontext("query: %s", expr->query)));
+
+	attr = TupleDescAttr(estate->eval_tuptable->tupdesc, 0);
+	*rettype = attr->atttypid;
+	*rettypmod = attr->atttypmod;
+
+	/* no rows: NULL */
+	if (estate->eval_processed == 0)
+	{
+		*isNull = true;
+		return (Datum) 0;
+	}
+
+	/* at most one row */
+	if (estate->eval_processed != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_CARDINALITY_VIOLATION),
+				 errmsg("query returned more than one row"),
+				 errcontext("query: %s", expr->query)));
+
+	return SPI_getbinval(estate->eval_tuptable->vals[0],
+						 estate->eval_tuptable->tupdesc, 1, isNull);
+}
+
+/*
+ * The fast path.  Returns false if the expression must go through SPI
+ * after all (plan no longer simple, or the expression is busy in an outer
+ * call of a recursive function).
+ */
+static bool
+exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
+					  Datum *result, bool *isNull,
+					  Oid *rettype, int32 *rettypmod)
+{
+	ExprContext *econtext = estate->eval_econtext;
+	LocalTransactionId curlxid = MyProc->lxid;
+	MemoryContext oldcontext;
+	bool		pure;
+
+	/* busy in an outer recursion level: use SPI for this one */
+	if (unlikely(expr->simple_in_use) && expr->simple_state_lxid == curlxid)
+		return false;
+
+	/* a snapshot may be needed after COMMIT in a procedure */
+	EnsurePortalSnapshotExists();
+
+	/*
+	 * Is the plan still good?  On its first use in this transaction, take
+	 * a reference for the per-transaction resource owner.
+	 */
+	if (likely(CachedPlanIsSimplyValid(expr->simple_plansource,
+									   expr->simple_plan,
+									   (expr->simple_plan_lxid != curlxid ?
+										simple_eval_resowner : NULL))))
+	{
+		expr->simple_plan_lxid = curlxid;
+	}
+	else
+	{
+		CachedPlan *cplan;
+
+		/* replanning: drop our reference to the old plan first */
+		if (expr->simple_plan_lxid == curlxid)
+			ReleaseCachedPlan(expr->simple_plan, simple_eval_resowner);
+
+		oldcontext = MemoryContextSwitchTo(get_stmt_mcontext(estate));
+		cplan = SPI_plan_get_cached_plan(expr->plan);
+		MemoryContextSwitchTo(oldcontext);
+
+		Assert(cplan != NULL);
+
+		if (CachedPlanAllowsSimpleValidityCheck(expr->simple_plansource,
+												cplan, simple_eval_resowner))
+		{
+			expr->simple_plan = cplan;
+			expr->simple_plan_lxid = curlxid;
+		}
+		else
+		{
+			/* no longer simple */
+			ReleaseCachedPlan(cplan, CurrentResourceOwner);
+			expr->simple_expr = NULL;
+			return false;
+		}
+		ReleaseCachedPlan(cplan, CurrentResourceOwner);
+		exec_save_simple_expr(expr, cplan);
+		if (expr->simple_expr == NULL)
+			return false;
+	}
+
+	*rettype = expr->simple_type;
+	*rettypmod = expr->simple_typmod;
+
+	/* a bare variable: hand out its value */
+	if (expr->simple_is_param)
+	{
+		Oid			typeid;
+		int32		typmod;
+
+		pln_exec_datum_value(estate, estate->datums[expr->simple_param_dno],
+							 &typeid, &typmod, result, isNull);
+		if (typeid == expr->simple_type)
+			return true;
+		/* a record changed shape: let the executor check it */
+	}
+
+	/* (re)build the expression state once per transaction */
+	if (expr->simple_state_lxid != curlxid)
+	{
+		oldcontext = MemoryContextSwitchTo(simple_eval_estate->es_query_cxt);
+		expr->simple_state = ExecInitExprWithParams(expr->simple_expr,
+													estate->paramLI);
+		expr->simple_in_use = false;
+		expr->simple_state_lxid = curlxid;
+		MemoryContextSwitchTo(oldcontext);
+	}
+
+	/*
+	 * An expression that may run SQL (a function call, say) must see our
+	 * earlier changes, so it gets a new command id and snapshot as SPI
+	 * would give it.  A pure expression reads nothing and needs neither.
+	 */
+	if (expr->purity == PLN_PURITY_UNKNOWN)
+		pln_expr_analyse_purity(expr);
+	pure = (expr->purity == PLN_PURITY_PURE);
+	if (!estate->readonly_func && !pure)
+	{
+		CommandCounterIncrement();
+		PushActiveSnapshot(GetTransactionSnapshot());
+	}
+
+	econtext->ecxt_param_list_info = estate->paramLI;
+	expr->simple_in_use = true;
+	estate->simple_expr_running = expr;
+
+	oldcontext = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+	*result = ExecEvalExpr(expr->simple_state, econtext, isNull);
+	MemoryContextSwitchTo(oldcontext);
+
+	estate->simple_expr_running = NULL;
+	expr->simple_in_use = false;
+	econtext->ecxt_param_list_info = NULL;
+
+	if (!estate->readonly_func && !pure)
+		PopActiveSnapshot();
+
+	return true;
+}
+
+/*
+ * Run a query expression through SPI; the result is left in
+ * estate->eval_tuptable until exec_eval_cleanup.
+ */
+int
+exec_run_select(PlnExecState *estate, PlnExpr *expr, long maxtuples,
+				Portal *portalP)
+{
+	int			rc;
+
+	if (expr->plan == NULL)
+		exec_prepare_plan(estate, expr,
+						  portalP == NULL ? CURSOR_OPT_PARALLEL_OK : 0);
+
+	estate->cur_expr = expr;
+
+	if (portalP != NULL)
+	{
+		*portalP = SPI_cursor_open_with_paramlist(NULL, expr->plan,
+												  estate->paramLI,
+												  estate->readonly_func);
+		if (*portalP == NULL)
+			elog(ERROR, "could not open implicit cursor for query \"%s\": %s",
+				 expr->query, SPI_result_code_string(SPI_result));
+		exec_eval_cleanup(estate);
+		return SPI_OK_CURSOR;
+	}
+
+	rc = SPI_execute_plan_with_paramlist(expr->plan, estate->paramLI,
+										 estate->readonly_func, maxtuples);
+	if (rc != SPI_OK_SELECT)
+	{
+		if (rc == SPI_OK_SELINTO)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("query is SELECT INTO, but it should be plain SELECT"),
+					 errcontext("query: %s", expr->query)));
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("query is not a SELECT"),
+					 errcontext("query: %s", expr->query)));
+	}
+
+	Assert(estate->eval_tuptable == NULL);
+	estate->eval_tuptable = SPI_tuptable;
+	estate->eval_processed = SPI_processed;
+
+	return rc;
+}
+
+/* Evaluate a boolean condition; NULL counts as false for the caller */
+bool
+exec_eval_boolean(PlnExecState *estate, PlnExpr *expr, bool *isNull)
+{
+	Datum		exprdatum;
+	Oid			exprtypeid;
+	int32		exprtypmod;
+
+	exprdatum = exec_eval_expr(estate, expr, isNull, &exprtypeid, &exprtypmod);
+	exprdatum = exec_cast_value(estate, exprdatum, isNull,
+								exprtypeid, exprtypmod,
+								BOOLOID, -1);
+	return DatumGetBool(exprdatum);
+}
+
+/* Evaluate an integer expression (FOR loop bounds) */
+int
+exec_eval_integer(PlnExecState *estate, PlnExpr *expr, bool *isNull)
+{
+	Datum		exprdatum;
+	Oid			exprtypeid;
+	int32		exprtypmod;
+
+	exprdatum = exec_eval_expr(estate, expr, isNull, &exprtypeid, &exprtypmod);
+	exprdatum = exec_cast_value(estate, exprdatum, isNull,
+								exprtypeid, exprtypmod,
+								INT4OID, -1);
+	return DatumGetInt32(exprdatum);
+}
+
+/* ----------
+ * Parameters: the datums as seen by SQL
+ * ----------
+ */
+
+/* Set up the call's ParamListInfo; values are fetched on demand */
+void
+pln_setup_param_list(PlnExecState *estate)
+{
+	ParamListInfo paramLI;
+
+	paramLI = makeParamList(0);
+	paramLI->paramFetch = param_fetch;
+	paramLI->paramFetchArg = (void *) estate;
+	paramLI->paramCompile = NULL;
+	paramLI->paramCompileArg = NULL;
+	paramLI->parserSetup = NULL;
+	paramLI->parserSetupArg = NULL;
+	paramLI->numParams = estate->ndatums;
+	estate->paramLI = paramLI;
+}
+
+/*
+ * Fetch hook: the current value of datum paramid - 1.  When the planner
+ * asks speculatively (for a custom plan), answer only for datums the
+ * current expression uses, so that unassigned records do not raise errors.
+ */
+static ParamExternData *
+param_fetch(ParamListInfo params, int paramid, bool speculative,
+			ParamExternData *prm)
+{
+	PlnExecState *estate = (PlnExecState *) params->paramFetchArg;
+	int			dno = paramid - 1;
+	PlnDatum   *datum;
+	int32		typmod;
+
+	if (dno < 0 || dno >= estate->ndatums)
+		return NULL;
+	datum = estate->datums[dno];
+
+	if (speculative)
+	{
+		PlnExpr    *expr = estate->cur_expr;
+
+		if (expr == NULL || !bms_is_member(dno, expr->paramnos))
+			return NULL;
+		if (datum->dtype == PLN_DTYPE_RECFIELD)
+		{
+			PlnRec	   *rec = (PlnRec *) estate->datums[((PlnRecField *) datum)->recparentno];
+
+			if (rec->erh == NULL)
+				return NULL;
+		}
+	}
+
+	pln_exec_datum_value(estate, datum, &prm->ptype, &typmod,
+						 &prm->value, &prm->isnull);
+	/* the value cannot change while the query runs */
+	prm->pflags = PARAM_FLAG_CONST;
+
+	/* a record that is just NULL still has a type, for the planner */
+	if (prm->isnull && datum->dtype == PLN_DTYPE_REC)
+		prm->ptype = ((PlnRec *) datum)->rectypeid;
+
+	return prm;
+}
+
+/* ----------
+ * Expression contexts and the per-transaction evaluation state
+ * ----------
+ */
+
+/*
+ * Give a call its expression context, creating the per-transaction state
+ * first if this is the first call of the transaction.
+ */
+void
+pln_create_econtext(PlnExecState *estate)
+{
+	EcontextStackEntry *entry;
+
+	if (simple_eval_estate == NULL)
+	{
+		MemoryContext oldcontext;
+
+		oldcontext = MemoryContextSwitchTo(TopTransactionContext);
+		simple_eval_estate = CreateExecutorState();
+		MemoryContextSwitchTo(oldcontext);
+	}
+	if (simple_eval_resowner == NULL)
+		simple_eval_resowner =
+			ResourceOwnerCreate(TopTransactionResourceOwner,
+								"PL/nimble simple expressions");
+
+	entry = MemoryContextAlloc(TopTransactionContext,
+							   sizeof(EcontextStackEntry));
+	entry->econtext = CreateExprContext(simple_eval_estate);
+	entry->subxid = GetCurrentSubTransactionId();
+	entry->next = econtext_stack;
+	econtext_stack = entry;
+
+	estate->eval_econtext = entry->econtext;
+}
+
+/*
+ * Memory that lasts until the end of the transaction, for expression
+ * states cached per transaction.  Only valid while a call is active.
+ */
+MemoryContext
+pln_transaction_eval_context(void)
+{
+	Assert(simple_eval_estate != NULL);
+	return simple_eval_estate->es_query_cxt;
+}
+
+/* Release the call's expression context at normal exit */
+void
+pln_destroy_econtext(PlnExecState *estate)
+{
+	EcontextStackEntry *next;
+
+	Assert(econtext_stack != NULL);
+	Assert(econtext_stack->econtext == estate->eval_econtext);
+
+	FreeExprContext(econtext_stack->econtext, true);
+	next = econtext_stack->next;
+	pfree(econtext_stack);
+	econtext_stack = next;
+
+	estate->eval_econtext = NULL;
+}
+
+/*
+ * After an error was caught in this call, drop the expression contexts of
+ * inner calls that the error unwound, without running their callbacks.
+ */
+void
+pln_unwind_econtexts(PlnExecState *estate)
+{
+	while (econtext_stack != NULL &&
+		   econtext_stack->econtext != estate->eval_econtext)
+	{
+		EcontextStackEntry *next = econtext_stack->next;
+
+		FreeExprContext(econtext_stack->econtext, false);
+		pfree(econtext_stack);
+		econtext_stack = next;
+	}
+}
+
+/*
+ * A subtransaction ended: contexts created inside it are released; on
+ * abort without their shutdown callbacks, which may refer to resources
+ * the abort already freed.
+ */
+void
+pln_subxact_cb(SubXactEvent event, SubTransactionId mySubid,
+			   SubTransactionId parentSubid, void *arg)
+{
+	if (event == SUBXACT_EVENT_COMMIT_SUB || event == SUBXACT_EVENT_ABORT_SUB)
+	{
+		while (econtext_stack != NULL && econtext_stack->subxid == mySubid)
+		{
+			EcontextStackEntry *next;
+
+			FreeExprContext(econtext_stack->econtext,
+							(event == SUBXACT_EVENT_COMMIT_SUB));
+			next = econtext_stack->next;
+			pfree(econtext_stack);
+			econtext_stack = next;
+		}
+	}
+}
+
+/*
+ * Transaction end: the per-transaction evaluation state goes.  Plan
+ * references are released first so that committing does not report them
+ * as leaked.
+ */
+void
+pln_xact_cb(XactEvent event, void *arg)
+{
+	if (event == XACT_EVENT_COMMIT ||
+		event == XACT_EVENT_PARALLEL_COMMIT ||
+		event == XACT_EVENT_PREPARE)
+	{
+		econtext_stack = NULL;
+		if (simple_eval_estate)
+			FreeExecutorState(simple_eval_estate);
+		simple_eval_estate = NULL;
+		if (simple_eval_resowner)
+			ResourceOwnerReleaseAllPlanCacheRefs(simple_eval_resowner);
+		simple_eval_resowner = NULL;
+	}
+	else if (event == XACT_EVENT_ABORT ||
+			 event == XACT_EVENT_PARALLEL_ABORT)
+	{
+		/* the memory goes with the transaction */
+		econtext_stack = NULL;
+		simple_eval_estate = NULL;
+		simple_eval_resowner = NULL;
+	}
+}

@@ -1,0 +1,406 @@
+/*-------------------------------------------------------------------------
+ *
+ * handler.c
+ *	  Entry points of the PL/nimble language: the call handler, the inline
+ *	  handler for DO, the validator, and module load (GUCs).
+ *
+ * Each entry point connects to SPI for the duration of the call, finds or
+ * compiles the function (compile.c) and runs it (exec.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "commands/event_trigger.h"
+#include "commands/trigger.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/varlena.h"
+
+#include "plnimble.h"
+
+PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+PG_FUNCTION_INFO_V1(plnimble_call_handler);
+PG_FUNCTION_INFO_V1(plnimble_inline_handler);
+PG_FUNCTION_INFO_V1(plnimble_validator);
+
+/* GUC settings, mirroring plpgsql.* */
+int			pln_variable_conflict = PLN_RESOLVE_ERROR;
+bool		pln_print_strict_params = false;
+bool		pln_check_asserts = true;
+bool		pln_lazy_savepoints = true;
+int			pln_extra_warnings = PLN_XCHECK_NONE;
+int			pln_extra_errors = PLN_XCHECK_NONE;
+
+static char *extra_warnings_string = NULL;
+static char *extra_errors_string = NULL;
+
+static const struct config_enum_entry variable_conflict_options[] = {
+	{"error", PLN_RESOLVE_ERROR, false},
+	{"use_variable", PLN_RESOLVE_VARIABLE, false},
+	{"use_column", PLN_RESOLVE_COLUMN, false},
+	{NULL, 0, false}
+};
+
+/*
+ * extra_warnings / extra_errors: "none", "all", or a list of check names.
+ */
+static bool
+check_extra_checks(char **newvalue, void **extra, GucSource source)
+{
+	char	   *rawstring;
+	List	   *elemlist;
+	ListCell   *l;
+	int			extrachecks = 0;
+	int		   *myextra;
+
+	if (pg_strcasecmp(*newvalue, "all") == 0)
+		extrachecks = PLN_XCHECK_ALL;
+	else if (pg_strcasecmp(*newvalue, "none") == 0)
+		extrachecks = PLN_XCHECK_NONE;
+	else
+	{
+		/* need a modifiable copy of string */
+		rawstring = pstrdup(*newvalue);
+
+		/* parse string into list of identifiers */
+		if (!SplitIdentifierString(rawstring, ',', &elemlist))
+		{
+			/* syntax error in list */
+			GUC_check_errdetail("List syntax is invalid.");
+			pfree(rawstring);
+			list_free(elemlist);
+			return false;
+		}
+
+		foreach(l, elemlist)
+		{
+			char	   *tok = (char *) lfirst(l);
+
+			if (pg_strcasecmp(tok, "shadowed_variables") == 0)
+				extrachecks |= PLN_XCHECK_SHADOWVAR;
+			else if (pg_strcasecmp(tok, "too_many_rows") == 0)
+				extrachecks |= PLN_XCHECK_TOOMANYROWS;
+			else if (pg_strcasecmp(tok, "strict_multi_assignment") == 0)
+				extrachecks |= PLN_XCHECK_STRICTMULTIASSIGNMENT;
+			else if (pg_strcasecmp(tok, "all") == 0 ||
+					 pg_strcasecmp(tok, "none") == 0)
+			{
+				GUC_check_errdetail("Key word \"%s\" cannot be combined with other key words.", tok);
+				pfree(rawstring);
+				list_free(elemlist);
+				return false;
+			}
+			else
+			{
+				GUC_check_errdetail("Unrecognized key word: \"%s\".", tok);
+				pfree(rawstring);
+				list_free(elemlist);
+				return false;
+			}
+		}
+
+		pfree(rawstring);
+		list_free(elemlist);
+	}
+
+	myextra = (int *) malloc(sizeof(int));
+	if (!myextra)
+		return false;
+	*myextra = extrachecks;
+	*extra = (void *) myextra;
+
+	return true;
+}
+
+static void
+assign_extra_warnings(const char *newvalue, void *extra)
+{
+	pln_extra_warnings = *((int *) extra);
+}
+
+static void
+assign_extra_errors(const char *newvalue, void *extra)
+{
+	pln_extra_errors = *((int *) extra);
+}
+
+/*
+ * Module load: settings and transaction callbacks.
+ */
+void
+_PG_init(void)
+{
+	static bool inited = false;
+
+	if (inited)
+		return;
+
+	DefineCustomEnumVariable("plnimble.variable_conflict",
+							 gettext_noop("Sets handling of conflicts between PL/nimble variable names and table column names."),
+							 NULL,
+							 &pln_variable_conflict,
+							 PLN_RESOLVE_ERROR,
+							 variable_conflict_options,
+							 PGC_SUSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("plnimble.print_strict_params",
+							 gettext_noop("Print information about parameters in the DETAIL part of the error messages generated on INTO ... STRICT failures."),
+							 NULL,
+							 &pln_print_strict_params,
+							 false,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("plnimble.check_asserts",
+							 gettext_noop("Perform checks given in ASSERT statements."),
+							 NULL,
+							 &pln_check_asserts,
+							 true,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomStringVariable("plnimble.extra_warnings",
+							   gettext_noop("List of programming constructs that should produce a warning."),
+							   NULL,
+							   &extra_warnings_string,
+							   "none",
+							   PGC_USERSET, GUC_LIST_INPUT,
+							   check_extra_checks,
+							   assign_extra_warnings,
+							   NULL);
+
+	DefineCustomStringVariable("plnimble.extra_errors",
+							   gettext_noop("List of programming constructs that should produce an error."),
+							   NULL,
+							   &extra_errors_string,
+							   "none",
+							   PGC_USERSET, GUC_LIST_INPUT,
+							   check_extra_checks,
+							   assign_extra_errors,
+							   NULL);
+
+	DefineCustomBoolVariable("plnimble.lazy_savepoints",
+							 gettext_noop("Start the subtransaction of an exception block only when the block first needs it."),
+							 gettext_noop("When off, every entry into a block with an EXCEPTION clause starts a subtransaction, as in PL/pgSQL."),
+							 &pln_lazy_savepoints,
+							 true,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	MarkGUCPrefixReserved("plnimble");
+
+	RegisterXactCallback(pln_xact_cb, NULL);
+	RegisterSubXactCallback(pln_subxact_cb, NULL);
+
+	inited = true;
+}
+
+/*
+ * Call handler: run a function or procedure.
+ */
+Datum
+plnimble_call_handler(PG_FUNCTION_ARGS)
+{
+	bool		nonatomic;
+	PlnFunction *func;
+	PlnExecState *save_cur_estate;
+	Datum		retval = (Datum) 0;
+	int			rc;
+
+	nonatomic = fcinfo->context &&
+		IsA(fcinfo->context, CallContext) &&
+		!castNode(CallContext, fcinfo->context)->atomic;
+
+	if ((rc = SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0)) != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
+
+	func = pln_compile(fcinfo, false);
+
+	/* the function must stay while we run it, even if recompiled meanwhile */
+	save_cur_estate = func->cur_estate;
+	func->use_count++;
+
+	PG_TRY();
+	{
+		if (CALLED_AS_TRIGGER(fcinfo) || CALLED_AS_EVENT_TRIGGER(fcinfo))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("trigger functions are not supported by PL/nimble yet")));
+		retval = pln_exec_function(func, fcinfo, !nonatomic);
+	}
+	PG_FINALLY();
+	{
+		func->cur_estate = save_cur_estate;
+		func->use_count--;
+	}
+	PG_END_TRY();
+
+	/* a version replaced while we ran it is freed by its last call */
+	if (func->use_count == 0 && func->fn_hashkey == NULL)
+		pln_free_function_memory(func);
+
+	if ((rc = SPI_finish()) != SPI_OK_FINISH)
+		elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));
+
+	return retval;
+}
+
+/*
+ * Inline handler: run a DO block.  The block is compiled, run and freed.
+ */
+Datum
+plnimble_inline_handler(PG_FUNCTION_ARGS)
+{
+	LOCAL_FCINFO(fake_fcinfo, 0);
+	InlineCodeBlock *codeblock = castNode(InlineCodeBlock, DatumGetPointer(PG_GETARG_DATUM(0)));
+	PlnFunction *func;
+	FmgrInfo	flinfo;
+	int			rc;
+
+	if ((rc = SPI_connect_ext(codeblock->atomic ? 0 : SPI_OPT_NONATOMIC)) != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
+
+	func = pln_compile_inline(codeblock->source_text);
+
+	MemSet(fake_fcinfo, 0, SizeForFunctionCallInfo(0));
+	MemSet(&flinfo, 0, sizeof(flinfo));
+	fake_fcinfo->flinfo = &flinfo;
+	flinfo.fn_oid = InvalidOid;
+	flinfo.fn_mcxt = CurrentMemoryContext;
+
+	func->use_count++;
+	PG_TRY();
+	{
+		(void) pln_exec_function(func, fake_fcinfo, codeblock->atomic);
+	}
+	PG_CATCH();
+	{
+		/* the block's plans live outside its memory: free them too */
+		func->use_count--;
+		func->cur_estate = NULL;
+		pln_free_function_memory(func);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	func->use_count--;
+	func->cur_estate = NULL;
+	pln_free_function_memory(func);
+
+	if ((rc = SPI_finish()) != SPI_OK_FINISH)
+		elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));
+
+	PG_RETURN_VOID();
+}
+
+/*
+ * Validator: check a function at CREATE time.  The body is compiled (and
+ * its SQL syntax-checked) unless check_function_bodies is off.
+ */
+Datum
+plnimble_validator(PG_FUNCTION_ARGS)
+{
+	Oid			funcoid = PG_GETARG_OID(0);
+	HeapTuple	tuple;
+	Form_pg_proc proc;
+	char		functyptype;
+	int			numargs;
+	Oid		   *argtypes;
+	char	  **argnames;
+	char	   *argmodes;
+	int			i;
+
+	if (!CheckFunctionValidatorAccess(fcinfo->flinfo->fn_oid, funcoid))
+		PG_RETURN_VOID();
+
+	tuple = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcoid));
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for function %u", funcoid);
+	proc = (Form_pg_proc) GETSTRUCT(tuple);
+
+	/* results of pseudo-type are limited to the ones we can produce */
+	functyptype = get_typtype(proc->prorettype);
+	if (functyptype == TYPTYPE_PSEUDO)
+	{
+		if (proc->prorettype != TRIGGEROID &&
+			proc->prorettype != EVENT_TRIGGEROID &&
+			proc->prorettype != RECORDOID &&
+			proc->prorettype != VOIDOID &&
+			!IsPolymorphicType(proc->prorettype))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("%s functions cannot return type %s",
+							PLN_LANG_TITLE,
+							format_type_be(proc->prorettype))));
+	}
+
+	/* likewise for arguments */
+	numargs = get_func_arg_info(tuple, &argtypes, &argnames, &argmodes);
+	for (i = 0; i < numargs; i++)
+	{
+		if (get_typtype(argtypes[i]) == TYPTYPE_PSEUDO)
+		{
+			if (argtypes[i] != RECORDOID &&
+				!IsPolymorphicType(argtypes[i]))
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("%s functions cannot accept type %s",
+								PLN_LANG_TITLE,
+								format_type_be(argtypes[i]))));
+		}
+	}
+
+	if (check_function_bodies)
+	{
+		LOCAL_FCINFO(fake_fcinfo, 0);
+		FmgrInfo	flinfo;
+		int			rc;
+		TriggerData trigdata;
+		EventTriggerData etrigdata;
+
+		if ((rc = SPI_connect()) != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
+
+		/* just enough of a call for the compiler */
+		MemSet(fake_fcinfo, 0, SizeForFunctionCallInfo(0));
+		MemSet(&flinfo, 0, sizeof(flinfo));
+		fake_fcinfo->flinfo = &flinfo;
+		flinfo.fn_oid = funcoid;
+		flinfo.fn_mcxt = CurrentMemoryContext;
+		if (proc->prorettype == TRIGGEROID)
+		{
+			MemSet(&trigdata, 0, sizeof(trigdata));
+			trigdata.type = T_TriggerData;
+			fake_fcinfo->context = (Node *) &trigdata;
+		}
+		else if (proc->prorettype == EVENT_TRIGGEROID)
+		{
+			MemSet(&etrigdata, 0, sizeof(etrigdata));
+			etrigdata.type = T_EventTriggerData;
+			fake_fcinfo->context = (Node *) &etrigdata;
+		}
+
+		(void) pln_compile(fake_fcinfo, true);
+
+		if ((rc = SPI_finish()) != SPI_OK_FINISH)
+			elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));
+	}
+
+	ReleaseSysCache(tuple);
+
+	PG_RETURN_VOID();
+}

@@ -1,0 +1,781 @@
+/*-------------------------------------------------------------------------
+ *
+ * plnimble.h
+ *	  Shared definitions of the PL/nimble procedural language.
+ *
+ * The pipeline is: scanner (grammar/scan.l) -> grammar (grammar/gram.y)
+ * -> compiler and function cache (compile.c, namespace.c) -> executor
+ * (exec.c for statements, exec_expr.c for expressions, exec_sql.c for SQL
+ * statements, assign.c for targets, raise.c for RAISE, savepoint.c for
+ * exception blocks).  This header holds the compiled-function tree that
+ * the grammar builds and the executor walks, plus the entry points each
+ * module offers the others.
+ *
+ * Everything in a compiled function (PlnFunction and all it points to)
+ * lives in the function's own memory context, fn_cxt, and survives across
+ * transactions until the function is recompiled.  Per-call state lives in
+ * PlnExecState and is allocated in the caller's SPI procedure context.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PLNIMBLE_H
+#define PLNIMBLE_H
+
+#include "postgres.h"
+
+#include "access/htup.h"
+#include "access/tupdesc.h"
+#include "commands/trigger.h"
+#include "executor/spi.h"
+#include "nodes/bitmapset.h"
+#include "parser/parser.h"
+#include "utils/expandedrecord.h"
+#include "utils/plancache.h"
+
+#define PLN_LANG_TITLE		"PL/nimble"
+
+/* ----------
+ * Datums: the variables of a function, numbered by dno
+ * ----------
+ */
+typedef enum PlnDatumType
+{
+	PLN_DTYPE_VAR,				/* scalar variable */
+	PLN_DTYPE_ROW,				/* fixed list of variables (INTO a, b) */
+	PLN_DTYPE_REC,				/* record variable of any row shape */
+	PLN_DTYPE_RECFIELD			/* field of a record variable */
+} PlnDatumType;
+
+/* A resolved data type, as needed to store and convert values */
+typedef struct PlnType
+{
+	char	   *typname;		/* for messages */
+	Oid			typoid;
+	int32		atttypmod;
+	Oid			collation;
+	int16		typlen;
+	bool		typbyval;
+	char		typtype;		/* 'b', 'c', 'd', 'e', 'p', 'r', 'm' */
+	bool		is_composite;	/* row type or RECORD: stored in a PlnRec */
+} PlnType;
+
+/* Fields common to every datum */
+typedef struct PlnDatum
+{
+	PlnDatumType dtype;
+	int			dno;
+} PlnDatum;
+
+/* Fields common to the datums that can be named in the namespace */
+typedef struct PlnVariable
+{
+	PlnDatumType dtype;
+	int			dno;
+	char	   *refname;
+	int			lineno;
+	bool		isconst;
+	bool		notnull;
+	struct PlnExpr *default_val;
+} PlnVariable;
+
+typedef struct PlnVar
+{
+	PlnDatumType dtype;
+	int			dno;
+	char	   *refname;
+	int			lineno;
+	bool		isconst;
+	bool		notnull;
+	struct PlnExpr *default_val;
+
+	PlnType    *datatype;
+
+	/* run-time value; freeval says whether value is ours to pfree */
+	Datum		value;
+	bool		isnull;
+	bool		freeval;
+} PlnVar;
+
+typedef struct PlnRow
+{
+	PlnDatumType dtype;
+	int			dno;
+	char	   *refname;
+	int			lineno;
+	bool		isconst;
+	bool		notnull;
+	struct PlnExpr *default_val;
+
+	int			nfields;
+	char	  **fieldnames;
+	int		   *varnos;			/* dno of each member variable */
+} PlnRow;
+
+typedef struct PlnRec
+{
+	PlnDatumType dtype;
+	int			dno;
+	char	   *refname;
+	int			lineno;
+	bool		isconst;
+	bool		notnull;
+	struct PlnExpr *default_val;
+
+	Oid			rectypeid;		/* RECORDOID, or a named composite type */
+
+	/*
+	 * Run-time value: an expanded record (NULL when never assigned).  The
+	 * expanded record lives in a context of its own, child of the call's
+	 * datum context, so replacing it frees the old one.
+	 */
+	ExpandedRecordHeader *erh;
+} PlnRec;
+
+typedef struct PlnRecField
+{
+	PlnDatumType dtype;
+	int			dno;
+	char	   *fieldname;
+	int			recparentno;	/* dno of the record */
+	/* lookup cache, valid while the record's tupdesc id is unchanged */
+	uint64		rectupdescid;
+	ExpandedRecordFieldInfo finfo;
+} PlnRecField;
+
+/* ----------
+ * Namespace: names visible at a point of the function text
+ * ----------
+ */
+typedef enum PlnNsType
+{
+	PLN_NS_LABEL,				/* block or loop label (may be unnamed) */
+	PLN_NS_VAR,					/* a PlnVar */
+	PLN_NS_REC,					/* a PlnRec */
+	PLN_NS_ROW					/* a PlnRow */
+} PlnNsType;
+
+typedef enum PlnLabelType
+{
+	PLN_LABEL_BLOCK,
+	PLN_LABEL_LOOP,
+	PLN_LABEL_OTHER				/* the function's outer label */
+} PlnLabelType;
+
+typedef struct PlnNsItem
+{
+	PlnNsType	itemtype;
+	int			itemno;			/* dno, or PlnLabelType for labels */
+	struct PlnNsItem *prev;		/* previous item, innermost first */
+	char		name[FLEXIBLE_ARRAY_MEMBER];
+} PlnNsItem;
+
+/* #variable_conflict settings */
+typedef enum PlnResolveOption
+{
+	PLN_RESOLVE_ERROR,
+	PLN_RESOLVE_VARIABLE,
+	PLN_RESOLVE_COLUMN
+} PlnResolveOption;
+
+/* ----------
+ * Expressions and SQL statement texts
+ * ----------
+ */
+typedef enum PlnPurity
+{
+	PLN_PURITY_UNKNOWN = 0,		/* not analysed yet (treated as impure) */
+	PLN_PURITY_PURE,			/* computes only; see purity.c */
+	PLN_PURITY_IMPURE
+} PlnPurity;
+
+typedef struct PlnExpr
+{
+	char	   *query;			/* text given to the SQL parser */
+	RawParseMode parseMode;
+	int			location;		/* byte offset of query in the body */
+	SPIPlanPtr	plan;			/* prepared plan, or NULL */
+	Bitmapset  *paramnos;		/* dnos referenced, set while parsing */
+	struct PlnFunction *func;	/* owning function */
+	PlnNsItem  *ns;				/* names visible to the expression */
+	int			target_param;	/* dno assigned by an assignment, or -1 */
+
+	/* simple-expression evaluation state, see exec_expr.c */
+	Expr	   *simple_expr;	/* NULL if not simple */
+	Oid			simple_type;
+	int32		simple_typmod;
+	bool		simple_is_param;	/* expression is just a variable */
+	int			simple_param_dno;
+	CachedPlanSource *simple_plansource;
+	CachedPlan *simple_plan;	/* refcounted by the shared resowner */
+	LocalTransactionId simple_plan_lxid;
+	ExprState  *simple_state;	/* valid in transaction simple_state_lxid */
+	LocalTransactionId simple_state_lxid;
+	bool		simple_in_use;	/* recursion guard */
+
+	/* lazy-savepoint analysis of the current simple plan */
+	PlnPurity	purity;
+	const char *impure_reason;	/* why it is impure, for the explain view */
+} PlnExpr;
+
+/* ----------
+ * Statements
+ * ----------
+ */
+typedef enum PlnStmtType
+{
+	PLN_STMT_BLOCK,
+	PLN_STMT_ASSIGN,
+	PLN_STMT_IF,
+	PLN_STMT_CASE,
+	PLN_STMT_LOOP,
+	PLN_STMT_WHILE,
+	PLN_STMT_FORI,
+	PLN_STMT_FORS,
+	PLN_STMT_EXIT,
+	PLN_STMT_RETURN,
+	PLN_STMT_RAISE,
+	PLN_STMT_ASSERT,
+	PLN_STMT_EXECSQL,
+	PLN_STMT_PERFORM
+} PlnStmtType;
+
+typedef struct PlnStmt
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;		/* 1..nstatements within the function */
+} PlnStmt;
+
+typedef struct PlnCondition
+{
+	int			sqlerrstate;	/* 0 means OTHERS */
+	char	   *condname;
+	struct PlnCondition *next;
+} PlnCondition;
+
+typedef struct PlnExceptionAction
+{
+	int			lineno;
+	PlnCondition *conditions;
+	List	   *action;			/* List of PlnStmt */
+} PlnExceptionAction;
+
+typedef struct PlnExceptionBlock
+{
+	int			sqlstate_varno;
+	int			sqlerrm_varno;
+	List	   *actions;		/* List of PlnExceptionAction */
+} PlnExceptionBlock;
+
+typedef struct PlnStmtBlock
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	List	   *body;
+	int			n_initvars;
+	int		   *initvarnos;
+	PlnExceptionBlock *exceptions;	/* NULL if no EXCEPTION clause */
+} PlnStmtBlock;
+
+typedef struct PlnStmtAssign
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	int			varno;
+	PlnExpr    *expr;
+} PlnStmtAssign;
+
+typedef struct PlnIfElsif
+{
+	int			lineno;
+	PlnExpr    *cond;
+	List	   *stmts;
+} PlnIfElsif;
+
+typedef struct PlnStmtIf
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *cond;
+	List	   *then_body;
+	List	   *elsif_list;		/* List of PlnIfElsif */
+	List	   *else_body;
+} PlnStmtIf;
+
+typedef struct PlnCaseWhen
+{
+	int			lineno;
+	PlnExpr    *expr;
+	List	   *stmts;
+} PlnCaseWhen;
+
+typedef struct PlnStmtCase
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *t_expr;			/* search expression, or NULL */
+	int			t_varno;		/* hidden variable holding its value */
+	List	   *case_when_list; /* List of PlnCaseWhen */
+	bool		have_else;
+	List	   *else_stmts;
+} PlnStmtCase;
+
+typedef struct PlnStmtLoop
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	List	   *body;
+} PlnStmtLoop;
+
+typedef struct PlnStmtWhile
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	PlnExpr    *cond;
+	List	   *body;
+} PlnStmtWhile;
+
+typedef struct PlnStmtForI
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	PlnVar	   *var;
+	PlnExpr    *lower;
+	PlnExpr    *upper;
+	PlnExpr    *step;			/* NULL means 1 */
+	bool		reverse;
+	List	   *body;
+} PlnStmtForI;
+
+typedef struct PlnStmtForS
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	PlnVariable *var;			/* loop target: a record or a row */
+	List	   *body;
+	PlnExpr    *query;
+} PlnStmtForS;
+
+typedef struct PlnStmtExit
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	bool		is_exit;		/* EXIT, or CONTINUE */
+	char	   *label;			/* NULL: innermost loop */
+	PlnExpr    *cond;
+} PlnStmtExit;
+
+typedef struct PlnStmtReturn
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *expr;
+	int			retvarno;		/* return a datum directly, or -1 */
+} PlnStmtReturn;
+
+typedef enum PlnRaiseOptionType
+{
+	PLN_RAISEOPT_ERRCODE,
+	PLN_RAISEOPT_MESSAGE,
+	PLN_RAISEOPT_DETAIL,
+	PLN_RAISEOPT_HINT,
+	PLN_RAISEOPT_COLUMN,
+	PLN_RAISEOPT_CONSTRAINT,
+	PLN_RAISEOPT_DATATYPE,
+	PLN_RAISEOPT_TABLE,
+	PLN_RAISEOPT_SCHEMA
+} PlnRaiseOptionType;
+
+typedef struct PlnRaiseOption
+{
+	PlnRaiseOptionType opt_type;
+	PlnExpr    *expr;
+} PlnRaiseOption;
+
+typedef struct PlnStmtRaise
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	int			elog_level;
+	char	   *condname;		/* condition name, SQLSTATE, or NULL */
+	char	   *message;		/* format string, or NULL */
+	List	   *params;			/* PlnExpr for each % in message */
+	List	   *options;		/* PlnRaiseOption */
+} PlnStmtRaise;
+
+typedef struct PlnStmtAssert
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *cond;
+	PlnExpr    *message;
+} PlnStmtAssert;
+
+typedef struct PlnStmtExecSql
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *sqlstmt;
+	bool		mod_stmt;		/* INSERT/UPDATE/DELETE/MERGE: set at prepare */
+	bool		mod_stmt_set;
+	bool		into;			/* has an INTO clause */
+	bool		strict;
+	PlnVariable *target;		/* INTO target: a record or a row */
+} PlnStmtExecSql;
+
+typedef struct PlnStmtPerform
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *expr;
+} PlnStmtPerform;
+
+/* ----------
+ * Compiled functions and the cache key they are found by
+ * ----------
+ */
+typedef struct PlnFuncKey
+{
+	Oid			funcOid;
+	bool		isTrigger;
+	Oid			trigOid;		/* for per-trigger compilation later */
+	Oid			inputCollation;
+	Oid			argtypes[FUNC_MAX_ARGS];	/* actual types (polymorphism) */
+} PlnFuncKey;
+
+typedef struct PlnFunction
+{
+	char	   *fn_signature;	/* for CONTEXT lines */
+	Oid			fn_oid;
+	TransactionId fn_xmin;
+	ItemPointerData fn_tid;
+	PlnFuncKey *fn_hashkey;		/* NULL for DO blocks */
+	MemoryContext fn_cxt;
+	bool		fn_is_trigger;
+	char		fn_prokind;
+	Oid			fn_input_collation;
+
+	Oid			fn_rettype;
+	int16		fn_rettyplen;
+	bool		fn_retbyval;
+	bool		fn_retistuple;
+	bool		fn_retset;
+	bool		fn_readonly;
+
+	int			fn_nargs;
+	int			fn_argvarnos[FUNC_MAX_ARGS];
+	int			found_varno;
+
+	PlnResolveOption resolve_option;
+	bool		print_strict_params;
+	int			extra_warnings;
+	int			extra_errors;
+
+	int			ndatums;
+	PlnDatum  **datums;
+	PlnStmtBlock *action;
+	unsigned int nstatements;
+
+	/* expressions with prepared plans, to free them on recompilation */
+	List	   *planned_exprs;
+
+	/* run-time bookkeeping */
+	unsigned long use_count;	/* calls in progress: do not free while > 0 */
+	struct PlnExecState *cur_estate;	/* innermost active call */
+} PlnFunction;
+
+/* ----------
+ * Execution state of one call
+ * ----------
+ */
+typedef struct PlnSavepointFrame PlnSavepointFrame;
+
+typedef struct PlnExecState
+{
+	PlnFunction *func;
+
+	Datum		retval;
+	bool		retisnull;
+	Oid			rettype;		/* type of retval */
+	bool		readonly_func;
+	bool		atomic;
+
+	char	   *exitlabel;		/* label being exited by EXIT/CONTINUE */
+	ErrorData  *cur_error;		/* error being handled, in a handler */
+
+	int			ndatums;
+	PlnDatum  **datums;			/* this call's copies of the datums */
+	MemoryContext datum_context;	/* where variable values live */
+
+	ParamListInfo paramLI;		/* gives SQL access to the datums */
+	PlnExpr    *cur_expr;		/* expression being prepared or run by SPI */
+	PlnExpr    *simple_expr_running;	/* simple expression being evaluated */
+
+	ExprContext *eval_econtext; /* for simple expressions */
+	MemoryContext stmt_mcontext;	/* short-lived, reset per statement */
+
+	/* SPI results of the last exec_run_select, freed by exec_eval_cleanup */
+	SPITupleTable *eval_tuptable;
+	uint64		eval_processed;
+
+	/* the innermost exception block in progress, see savepoint.c */
+	PlnSavepointFrame *sp_top;
+
+	/* error context */
+	PlnStmt    *err_stmt;
+	const char *err_text;
+} PlnExecState;
+
+/* Result codes of statement execution */
+enum
+{
+	PLN_RC_OK,
+	PLN_RC_EXIT,
+	PLN_RC_RETURN,
+	PLN_RC_CONTINUE
+};
+
+/* ----------
+ * GUCs (handler.c)
+ * ----------
+ */
+extern int	pln_variable_conflict;
+extern bool pln_print_strict_params;
+extern bool pln_check_asserts;
+extern bool pln_lazy_savepoints;
+extern int	pln_extra_warnings;
+extern int	pln_extra_errors;
+
+#define PLN_XCHECK_NONE						0
+#define PLN_XCHECK_SHADOWVAR				(1 << 1)
+#define PLN_XCHECK_TOOMANYROWS				(1 << 2)
+#define PLN_XCHECK_STRICTMULTIASSIGNMENT	(1 << 3)
+#define PLN_XCHECK_ALL						((int) ~0)
+
+/* ----------
+ * Scanner and grammar (grammar/)
+ * ----------
+ */
+typedef enum PlnIdentifierLookup
+{
+	PLN_LOOKUP_NORMAL,			/* look up variables */
+	PLN_LOOKUP_DECLARE,			/* in DECLARE: names are new */
+	PLN_LOOKUP_EXPR				/* inside SQL text: the core parser decides */
+} PlnIdentifierLookup;
+
+/* A word, possibly quoted */
+typedef struct PlnWord
+{
+	char	   *ident;
+	bool		quoted;
+} PlnWord;
+
+/* A compound word a.b or a.b.c */
+typedef struct PlnCWord
+{
+	List	   *idents;			/* List of String */
+} PlnCWord;
+
+/* A reference to a variable, as found by the scanner */
+typedef struct PlnWDatum
+{
+	PlnDatum   *datum;
+	char	   *ident;			/* the first word, if single */
+	bool		quoted;
+	List	   *idents;			/* all words if compound */
+} PlnWDatum;
+
+extern PlnIdentifierLookup pln_IdentifierLookup;
+
+extern void pln_scanner_init(const char *str);
+extern void pln_scanner_finish(void);
+extern int	pln_yylex(void);
+extern int	pln_token_length(void);
+extern void pln_push_back_token(int token);
+extern int	pln_peek(void);
+extern bool pln_token_is_unreserved_keyword(int token);
+extern int	pln_location_to_lineno(int location);
+extern int	pln_latest_lineno(void);
+extern int	pln_scanner_errposition(int location);
+extern void pln_append_source_text(StringInfo buf, int startlocation,
+								   int endlocation);
+extern const char *pln_scanner_text(void);
+extern void pln_yyerror(const char *message) pg_attribute_noreturn();
+extern int	pln_yyparse(void);
+extern PlnStmtBlock *pln_parse_result;
+
+/* ----------
+ * Compiler and function cache (compile.c)
+ * ----------
+ */
+extern bool pln_check_syntax;
+extern bool pln_DumpExecTree;
+extern PlnFunction *pln_curr_compile;
+extern char *pln_error_funcname;
+extern MemoryContext pln_compile_tmp_cxt;
+
+extern PlnFunction *pln_compile(FunctionCallInfo fcinfo, bool forValidator);
+extern PlnFunction *pln_compile_inline(char *proc_source);
+extern void pln_parser_setup(struct ParseState *pstate, PlnExpr *expr);
+extern PlnType *pln_build_datatype(Oid typeOid, int32 typmod,
+								   Oid collation, TypeName *origtypname);
+extern PlnType *pln_parse_datatype(const char *string, int location);
+extern PlnVariable *pln_build_variable(const char *refname, int lineno,
+									   PlnType *dtype, bool add2namespace);
+extern PlnRow *pln_build_row_from_vars(List *varnos);
+extern PlnRecField *pln_build_recfield(PlnRec *rec, const char *fldname);
+extern int	pln_add_datum(PlnDatum *datum);
+extern int	pln_next_stmtid(void);
+extern void pln_free_function_memory(PlnFunction *func);
+extern void pln_mark_local_assignment_targets(void);
+
+/* word lookup, used by the scanner */
+extern bool pln_parse_word(char *word1, const char *yytxt, bool lookup,
+						   PlnWDatum *wdatum, PlnWord *word);
+extern bool pln_parse_dblword(char *word1, char *word2,
+							  PlnWDatum *wdatum, PlnCWord *cword);
+extern bool pln_parse_tripword(char *word1, char *word2, char *word3,
+							   PlnWDatum *wdatum, PlnCWord *cword);
+
+/* ----------
+ * Namespace (namespace.c)
+ * ----------
+ */
+extern void pln_ns_init(void);
+extern void pln_ns_push(const char *label, PlnLabelType label_type);
+extern void pln_ns_pop(void);
+extern PlnNsItem *pln_ns_top(void);
+extern void pln_ns_additem(PlnNsType itemtype, int itemno, const char *name);
+extern PlnNsItem *pln_ns_lookup(PlnNsItem *ns_cur, bool localmode,
+								const char *name1, const char *name2,
+								const char *name3, int *names_used);
+extern PlnNsItem *pln_ns_lookup_label(PlnNsItem *ns_cur, const char *name);
+extern PlnNsItem *pln_ns_find_nearest_loop(PlnNsItem *ns_cur);
+
+/* ----------
+ * Condition names (conditions.c)
+ * ----------
+ */
+extern int	pln_recognize_err_condition(const char *condname,
+										bool allow_sqlstate);
+extern PlnCondition *pln_parse_err_condition(char *condname);
+
+/* ----------
+ * Executor (exec.c and friends)
+ * ----------
+ */
+extern Datum pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo,
+							   bool atomic);
+extern void pln_xact_cb(XactEvent event, void *arg);
+extern void pln_subxact_cb(SubXactEvent event, SubTransactionId mySubid,
+						   SubTransactionId parentSubid, void *arg);
+extern const char *pln_stmt_typename(PlnStmt *stmt);
+
+/* exec.c: statements */
+extern int	exec_stmts(PlnExecState *estate, List *stmts);
+extern void exec_eval_cleanup(PlnExecState *estate);
+extern MemoryContext get_stmt_mcontext(PlnExecState *estate);
+
+/* exec_expr.c: expressions */
+extern void exec_prepare_plan(PlnExecState *estate, PlnExpr *expr,
+							  int cursorOptions);
+extern Datum exec_eval_expr(PlnExecState *estate, PlnExpr *expr,
+							bool *isNull, Oid *rettype, int32 *rettypmod);
+extern bool exec_eval_boolean(PlnExecState *estate, PlnExpr *expr,
+							  bool *isNull);
+extern int	exec_eval_integer(PlnExecState *estate, PlnExpr *expr,
+							  bool *isNull);
+extern void pln_setup_param_list(PlnExecState *estate);
+extern void pln_create_econtext(PlnExecState *estate);
+extern void pln_destroy_econtext(PlnExecState *estate);
+extern void pln_unwind_econtexts(PlnExecState *estate);
+extern MemoryContext pln_transaction_eval_context(void);
+extern void pln_exec_datum_value(PlnExecState *estate, PlnDatum *datum,
+								 Oid *typeid, int32 *typetypmod,
+								 Datum *value, bool *isnull);
+extern Oid	pln_exec_get_datum_type(PlnExecState *estate, PlnDatum *datum);
+extern void pln_exec_get_datum_type_info(PlnExecState *estate,
+										 PlnDatum *datum, Oid *typeId,
+										 int32 *typMod, Oid *collation);
+
+/* exec_sql.c: SQL statements */
+extern int	exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt);
+extern int	exec_stmt_perform(PlnExecState *estate, PlnStmtPerform *stmt);
+extern int	exec_stmt_fors(PlnExecState *estate, PlnStmtForS *stmt);
+extern int	exec_run_select(PlnExecState *estate, PlnExpr *expr,
+							long maxtuples, Portal *portalP);
+extern int	exec_loop_body_rc(PlnExecState *estate, int rc, const char *label,
+							  bool *exit_loop);
+
+/* assign.c: storing values into datums */
+extern void exec_assign_value(PlnExecState *estate, PlnDatum *target,
+							  Datum value, bool isNull,
+							  Oid valtype, int32 valtypmod);
+extern void exec_assign_expr(PlnExecState *estate, PlnDatum *target,
+							 PlnExpr *expr);
+extern void exec_assign_c_string(PlnExecState *estate, PlnDatum *target,
+								 const char *str);
+extern void exec_move_row(PlnExecState *estate, PlnVariable *target,
+						  HeapTuple tup, TupleDesc tupdesc);
+extern Datum exec_cast_value(PlnExecState *estate, Datum value, bool *isnull,
+							 Oid valtype, int32 valtypmod,
+							 Oid reqtype, int32 reqtypmod);
+extern void assign_simple_var(PlnExecState *estate, PlnVar *var,
+							  Datum newvalue, bool isnull, bool freeable);
+extern void assign_text_var(PlnExecState *estate, PlnVar *var,
+							const char *str);
+extern void exec_init_datum(PlnExecState *estate, PlnDatum *datum);
+extern void pln_rec_set_null(PlnExecState *estate, PlnRec *rec);
+extern void pln_rec_set_tuple(PlnExecState *estate, PlnRec *rec,
+							  HeapTuple tup, TupleDesc tupdesc);
+extern void pln_rec_expand_for_read(PlnRec *rec);
+extern char *convert_value_to_string(PlnExecState *estate, Datum value,
+									 Oid valtype);
+
+/* raise.c */
+extern int	exec_stmt_raise(PlnExecState *estate, PlnStmtRaise *stmt);
+extern int	exec_stmt_assert(PlnExecState *estate, PlnStmtAssert *stmt);
+
+/* ----------
+ * Exception blocks (savepoint.c)
+ * ----------
+ */
+extern int	exec_stmt_block_with_handlers(PlnExecState *estate,
+										  PlnStmtBlock *block);
+extern void pln_savepoint_before_impure(PlnExecState *estate);
+
+/* purity.c */
+extern bool pln_expr_tree_is_pure(Node *node);
+extern void pln_expr_analyse_purity(PlnExpr *expr);
+
+/* session counters (savepoint.c) */
+typedef struct PlnSavepointStats
+{
+	uint64		blocks_entered;
+	uint64		savepoints_materialized;
+	uint64		errors_caught_lazy;
+	uint64		errors_caught_subxact;
+} PlnSavepointStats;
+
+extern PlnSavepointStats pln_stats;
+
+#endif							/* PLNIMBLE_H */

@@ -64,6 +64,7 @@ static PlnRow *read_into_scalar_list(char *initial_name,
 									 PlnDatum *initial_datum,
 									 int initial_location);
 static PlnType *read_datatype(int tok);
+static PlnType *column_type_of(List *idents);
 static List *read_raise_options(void);
 static void check_raise_parameters(PlnStmtRaise *stmt);
 static void check_labels(const char *start_label, const char *end_label,
@@ -2157,6 +2158,40 @@ pln_parse_datatype(const char *string, int location)
 }
 
 /*
+ * The type of table.column (or schema.table.column), for %TYPE; NULL if
+ * there is no such column.
+ */
+static PlnType *
+column_type_of(List *idents)
+{
+	RangeVar   *relvar;
+	Oid			relid;
+	AttrNumber	attnum;
+	Oid			typid;
+	int32		typmod;
+	Oid			collid;
+	char	   *colname;
+
+	if (list_length(idents) == 2)
+		relvar = makeRangeVar(NULL, strVal(linitial(idents)), -1);
+	else if (list_length(idents) == 3)
+		relvar = makeRangeVar(strVal(linitial(idents)),
+							  strVal(lsecond(idents)), -1);
+	else
+		return NULL;
+	colname = strVal(llast(idents));
+
+	relid = RangeVarGetRelid(relvar, NoLock, true);
+	if (!OidIsValid(relid))
+		return NULL;
+	attnum = get_attnum(relid, colname);
+	if (attnum == InvalidAttrNumber)
+		return NULL;
+	get_atttypetypmodcoll(relid, attnum, &typid, &typmod, &collid);
+	return pln_build_datatype(typid, typmod, collid, NULL);
+}
+
+/*
  * Read a data type in a declaration, up to what can follow it.  tok is the
  * lookahead token if the grammar already read one, else YYEMPTY.
  */
@@ -2210,6 +2245,11 @@ read_datatype(int tok)
 										NULL);
 				if (nsi != NULL && nsi->itemtype == PLN_NS_VAR)
 					result = ((PlnVar *) pln_curr_compile->datums[nsi->itemno])->datatype;
+				else if (list_length(idents) >= 2 &&
+						 (result = column_type_of(idents)) != NULL)
+				{
+					/* table.column%TYPE */
+				}
 				else if (list_length(idents) >= 2)
 				{
 					/* table.column%TYPE */

@@ -457,13 +457,26 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 static void
 exec_block_init_vars(PlnExecState *estate, PlnStmtBlock *block)
 {
+	PlnStmt    *save_err_stmt = estate->err_stmt;
+	PlnStmt		declaration;
 	int			i;
 
 	estate->err_text = "during statement block local variable initialization";
 
-	for (i = 0; i < block->n_initvars; i++)
-		exec_init_datum(estate, estate->datums[block->initvarnos[i]]);
+	/* errors here name the line of the variable's declaration */
+	declaration.cmd_type = PLN_STMT_BLOCK;
+	declaration.stmtid = 0;
+	estate->err_stmt = &declaration;
 
+	for (i = 0; i < block->n_initvars; i++)
+	{
+		PlnVariable *var = (PlnVariable *) estate->datums[block->initvarnos[i]];
+
+		declaration.lineno = var->lineno;
+		exec_init_datum(estate, (PlnDatum *) var);
+	}
+
+	estate->err_stmt = save_err_stmt;
 	estate->err_text = NULL;
 }
 

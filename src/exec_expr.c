@@ -76,6 +76,7 @@ exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
 	SPIPrepareOptions options;
 	MemoryContext oldcontext;
 
+	estate->cur_expr = expr;
 	memset(&options, 0, sizeof(options));
 	options.parserSetup = (ParserSetupHook) pln_parser_setup;
 	options.parserSetupArg = (void *) expr;
@@ -408,6 +409,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	}
 
 	econtext->ecxt_param_list_info = estate->paramLI;
+	estate->cur_expr = expr;
 	expr->simple_in_use = true;
 	estate->simple_expr_running = expr;
 
@@ -546,19 +548,27 @@ param_fetch(ParamListInfo params, int paramid, bool speculative,
 		return NULL;
 	datum = estate->datums[dno];
 
-	if (speculative)
+	/*
+	 * Parameter lists get copied whole (when a cursor is opened, say), so
+	 * datums the current expression does not use must read as a harmless
+	 * NULL rather than be evaluated: an unassigned record would fail.
+	 */
+	if (estate->cur_expr == NULL ||
+		!bms_is_member(dno, estate->cur_expr->paramnos))
 	{
-		PlnExpr    *expr = estate->cur_expr;
+		prm->value = (Datum) 0;
+		prm->isnull = true;
+		prm->pflags = 0;
+		prm->ptype = InvalidOid;
+		return prm;
+	}
+	if (speculative && datum->dtype == PLN_DTYPE_RECFIELD)
+	{
+		PlnRec	   *rec = (PlnRec *) estate->datums[((PlnRecField *) datum)->recparentno];
 
-		if (expr == NULL || !bms_is_member(dno, expr->paramnos))
+		/* the planner may ask before the record has a value */
+		if (rec->erh == NULL)
 			return NULL;
-		if (datum->dtype == PLN_DTYPE_RECFIELD)
-		{
-			PlnRec	   *rec = (PlnRec *) estate->datums[((PlnRecField *) datum)->recparentno];
-
-			if (rec->erh == NULL)
-				return NULL;
-		}
 	}
 
 	pln_exec_datum_value(estate, datum, &prm->ptype, &typmod,

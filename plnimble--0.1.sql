@@ -17,3 +17,14 @@ CREATE TRUSTED LANGUAGE plnimble
 	VALIDATOR plnimble_validator;
 
 COMMENT ON LANGUAGE plnimble IS 'PL/nimble procedural language';
+
+CREATE FUNCTION plnimble_savepoint_stats(
+	OUT blocks_entered bigint,
+	OUT savepoints_materialized bigint,
+	OUT errors_caught_lazy bigint,
+	OUT errors_caught_subxact bigint)
+	RETURNS record
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_savepoint_stats() IS
+	'this session''s exception-block counters';

@@ -97,6 +97,8 @@ SELECT c.call,
  ORDER BY c.ord;
 SQL
 
-echo "empty_blocks(200000) enters 200000 BEGIN ... EXCEPTION blocks: PL/pgSQL"
-echo "opens a subtransaction for each, plnimble only when a block needs one."
+echo "empty_blocks(200000) enters 200000 BEGIN ... EXCEPTION blocks.  PL/pgSQL opens"
+echo "a subtransaction for each; so does plnimble until lazy savepoints land"
+echo "(plnimble.lazy_savepoints, see docs/design.md), after which it opens one"
+echo "only when a block is about to touch database state."
 pln_cluster_stop

@@ -731,6 +731,29 @@ exec_stmt_while(PlnExecState *estate, PlnStmtWhile *stmt)
 }
 
 /*
+ * Evaluate a bound (or step) of an integer FOR loop: an integer that must
+ * not be NULL.  nullmsg is the error for NULL.
+ */
+static int32
+eval_loop_bound(PlnExecState *estate, PlnExpr *expr, const char *nullmsg)
+{
+	Datum		value;
+	bool		isnull;
+	Oid			valtype;
+	int32		valtypmod;
+
+	value = exec_eval_expr(estate, expr, &isnull, &valtype, &valtypmod);
+	value = exec_cast_value(estate, value, &isnull,
+							valtype, valtypmod, INT4OID, -1);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg_internal("%s", _(nullmsg))));
+	exec_eval_cleanup(estate);
+	return DatumGetInt32(value);
+}
+
+/*
  * FOR i IN [REVERSE] lower .. upper [BY step]: the bounds and step are
  * evaluated once, as integers.
  */
@@ -738,10 +761,6 @@ static int
 exec_stmt_fori(PlnExecState *estate, PlnStmtForI *stmt)
 {
 	PlnVar	   *var;
-	Datum		value;
-	bool		isnull;
-	Oid			valtype;
-	int32		valtypmod;
 	int32		loop_value;
 	int32		end_value;
 	int32		step_value;
@@ -750,49 +769,14 @@ exec_stmt_fori(PlnExecState *estate, PlnStmtForI *stmt)
 
 	var = (PlnVar *) (estate->datums[stmt->var->dno]);
 
-	/* lower bound */
-	value = exec_eval_expr(estate, stmt->lower,
-						   &isnull, &valtype, &valtypmod);
-	value = exec_cast_value(estate, value, &isnull,
-							valtype, valtypmod,
-							var->datatype->typoid,
-							var->datatype->atttypmod);
-	if (isnull)
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("lower bound of FOR loop cannot be null")));
-	loop_value = DatumGetInt32(value);
-	exec_eval_cleanup(estate);
-
-	/* upper bound */
-	value = exec_eval_expr(estate, stmt->upper,
-						   &isnull, &valtype, &valtypmod);
-	value = exec_cast_value(estate, value, &isnull,
-							valtype, valtypmod,
-							var->datatype->typoid,
-							var->datatype->atttypmod);
-	if (isnull)
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("upper bound of FOR loop cannot be null")));
-	end_value = DatumGetInt32(value);
-	exec_eval_cleanup(estate);
-
-	/* step */
+	loop_value = eval_loop_bound(estate, stmt->lower,
+								 "lower bound of FOR loop cannot be null");
+	end_value = eval_loop_bound(estate, stmt->upper,
+								"upper bound of FOR loop cannot be null");
 	if (stmt->step)
 	{
-		value = exec_eval_expr(estate, stmt->step,
-							   &isnull, &valtype, &valtypmod);
-		value = exec_cast_value(estate, value, &isnull,
-								valtype, valtypmod,
-								var->datatype->typoid,
-								var->datatype->atttypmod);
-		if (isnull)
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("BY value of FOR loop cannot be null")));
-		step_value = DatumGetInt32(value);
-		exec_eval_cleanup(estate);
+		step_value = eval_loop_bound(estate, stmt->step,
+									 "BY value of FOR loop cannot be null");
 		if (step_value <= 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

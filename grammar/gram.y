@@ -1947,7 +1947,6 @@ read_sql_construct(int until, int until2, int until3,
 	StringInfoData ds;
 	PlnIdentifierLookup save_lookup;
 	int			startlocation = -1;
-	int			endlocation = -1;
 	int			parenlevel = 0;
 	PlnExpr    *expr;
 
@@ -1999,8 +1998,6 @@ read_sql_construct(int until, int until2, int until3,
 								expected),
 						 pln_scanner_errposition(yylloc)));
 		}
-		/* remember the end of the last token before the terminator */
-		endlocation = yylloc + pln_token_length();
 	}
 
 	pln_IdentifierLookup = save_lookup;
@@ -2026,7 +2023,6 @@ read_sql_construct(int until, int until2, int until3,
 	pln_append_source_text(&ds, startlocation, yylloc);
 	while (ds.len > 0 && scanner_isspace(ds.data[ds.len - 1]))
 		ds.data[--ds.len] = '\0';
-	(void) endlocation;
 
 	expr = make_plexpr(ds.data, parsemode, startlocation);
 	if (valid_sql)

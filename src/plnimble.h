@@ -761,7 +761,6 @@ extern int	exec_stmt_assert(PlnExecState *estate, PlnStmtAssert *stmt);
  */
 extern int	exec_stmt_block_with_handlers(PlnExecState *estate,
 										  PlnStmtBlock *block);
-extern void pln_savepoint_before_impure(PlnExecState *estate);
 
 /* purity.c */
 extern bool pln_expr_tree_is_pure(Node *node);

@@ -185,13 +185,3 @@ exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 
 	return rc;
 }
-
-/*
- * Called before anything that may touch database state runs inside a
- * block.  With eager savepoints every block already has its
- * subtransaction, so there is nothing to do.
- */
-void
-pln_savepoint_before_impure(PlnExecState *estate)
-{
-}

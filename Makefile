@@ -24,7 +24,8 @@ OBJS = \
 	src/savepoint.o \
 	src/purity.o \
 	src/conditions.o \
-	src/funcs.o
+	src/funcs.o \
+	src/explain.o
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)

@@ -28,3 +28,10 @@ CREATE FUNCTION plnimble_savepoint_stats(
 
 COMMENT ON FUNCTION plnimble_savepoint_stats() IS
 	'this session''s exception-block counters';
+
+CREATE FUNCTION plnimble_savepoint_plan(func regprocedure)
+	RETURNS SETOF text
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_savepoint_plan(regprocedure) IS
+	'a function''s statements, and where each exception block would start its savepoint';

@@ -60,7 +60,8 @@ typedef struct CastEntry
 static HTAB *cast_hash = NULL;
 static MemoryContext cast_context = NULL;
 
-static CastEntry *get_cast_entry(Oid srctype, int32 srctypmod,
+static CastEntry *get_cast_entry(PlnExecState *estate,
+								 Oid srctype, int32 srctypmod,
 								 Oid dsttype, int32 dsttypmod);
 static void rec_instantiate(PlnExecState *estate, PlnRec *rec);
 static void recfield_lookup(PlnExecState *estate, PlnRecField *recfield,
@@ -150,6 +151,9 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 			{
 				PlnRow	   *row = (PlnRow *) target;
 
+				/* rows and records go through the type cache */
+				pln_need_savepoint(estate);
+
 				if (isNull)
 				{
 					/* a NULL row sets every member to NULL */
@@ -182,6 +186,7 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 			{
 				PlnRec	   *rec = (PlnRec *) target;
 
+				pln_need_savepoint(estate);
 				if (isNull)
 				{
 					if (rec->notnull)
@@ -219,6 +224,8 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 				PlnRecField *recfield = (PlnRecField *) target;
 				PlnRec	   *rec = (PlnRec *) estate->datums[recfield->recparentno];
 				Datum		newvalue;
+
+				pln_need_savepoint(estate);
 
 				if (rec->erh == NULL)
 					rec_instantiate(estate, rec);
@@ -304,6 +311,8 @@ exec_init_datum(PlnExecState *estate, PlnDatum *datum)
 			{
 				PlnRec	   *rec = (PlnRec *) datum;
 
+				/* records are not reviewed for pure use */
+				pln_need_savepoint(estate);
 				pln_rec_set_null(estate, rec);
 				if (rec->default_val != NULL)
 					exec_assign_expr(estate, datum, rec->default_val);
@@ -367,6 +376,8 @@ pln_exec_datum_value(PlnExecState *estate, PlnDatum *datum,
 				PlnRecField *recfield = (PlnRecField *) datum;
 				PlnRec	   *rec = (PlnRec *) estate->datums[recfield->recparentno];
 
+				/* finding the field may read the catalogs */
+				pln_need_savepoint(estate);
 				if (rec->erh == NULL)
 					rec_instantiate(estate, rec);
 				recfield_lookup(estate, recfield, rec);
@@ -660,8 +671,8 @@ exec_cast_value(PlnExecState *estate, Datum value, bool *isnull,
 	{
 		CastEntry  *cast;
 
-		cast = get_cast_entry(valtype, valtypmod, reqtype, reqtypmod);
-		if (cast != NULL && cast->cast_expr != NULL)
+		cast = get_cast_entry(estate, valtype, valtypmod, reqtype, reqtypmod);
+		if (cast->cast_expr != NULL)
 		{
 			ExprContext *econtext = estate->eval_econtext;
 			MemoryContext oldcontext;
@@ -681,11 +692,17 @@ exec_cast_value(PlnExecState *estate, Datum value, bool *isnull,
 }
 
 /*
- * Find or build the cast from (srctype, srctypmod) to (dsttype, dsttypmod).
- * Returns an entry whose cast_expr is NULL when no work is needed.
+ * Find or build the cast from (srctype, srctypmod) to (dsttype, dsttypmod),
+ * with its ExprState ready for this transaction.  Returns an entry whose
+ * cast_expr is NULL when no work is needed.
+ *
+ * A cast found ready and pure is handed out as is; building one reads
+ * the catalogs, and running an impure one may do anything, so both first
+ * start any pending savepoint.
  */
 static CastEntry *
-get_cast_entry(Oid srctype, int32 srctypmod, Oid dsttype, int32 dsttypmod)
+get_cast_entry(PlnExecState *estate,
+			   Oid srctype, int32 srctypmod, Oid dsttype, int32 dsttypmod)
 {
 	CastKey		key;
 	CastEntry  *entry;
@@ -712,6 +729,13 @@ get_cast_entry(Oid srctype, int32 srctypmod, Oid dsttype, int32 dsttypmod)
 	key.dsttype = dsttype;
 	key.dsttypmod = dsttypmod;
 	entry = (CastEntry *) hash_search(cast_hash, &key, HASH_FIND, &found);
+
+	if (entry != NULL &&
+		(entry->cast_expr == NULL ||
+		 (entry->cast_is_pure && entry->cast_lxid == curlxid)))
+		return entry;
+
+	pln_need_savepoint(estate);
 
 	if (entry == NULL)
 	{
@@ -770,7 +794,8 @@ get_cast_entry(Oid srctype, int32 srctypmod, Oid dsttype, int32 dsttypmod)
 		entry->cast_exprstate = NULL;
 		entry->cast_lxid = InvalidLocalTransactionId;
 		if (cast_expr != NULL)
-			entry->cast_is_pure = pln_expr_tree_is_pure((Node *) cast_expr);
+			entry->cast_is_pure = pln_expr_tree_is_pure((Node *) cast_expr,
+														 NULL);
 	}
 
 	if (entry->cast_expr == NULL)
@@ -791,6 +816,22 @@ get_cast_entry(Oid srctype, int32 srctypmod, Oid dsttype, int32 dsttypmod)
 }
 
 /*
+ * Would the conversion run without a savepoint once its state is built?
+ * For the explain view; may build the cast.
+ */
+bool
+pln_cast_is_pure(PlnExecState *estate,
+				 Oid srctype, int32 srctypmod, Oid dsttype, int32 dsttypmod)
+{
+	CastEntry  *cast;
+
+	if (srctype == dsttype && (srctypmod == dsttypmod || dsttypmod == -1))
+		return true;
+	cast = get_cast_entry(estate, srctype, srctypmod, dsttype, dsttypmod);
+	return cast->cast_expr == NULL || cast->cast_is_pure;
+}
+
+/*
  * Convert a value to its text form, in the current memory context.
  */
 char *
@@ -799,6 +840,12 @@ convert_value_to_string(PlnExecState *estate, Datum value, Oid valtype)
 	Oid			typoutput;
 	bool		typIsVarlena;
 
-	getTypeOutputInfo(valtype, &typoutput, &typIsVarlena);
+	/* the common types need no catalog lookup, see purity.c */
+	typoutput = pln_pure_output_function(valtype);
+	if (!OidIsValid(typoutput))
+	{
+		pln_need_savepoint(estate);
+		getTypeOutputInfo(valtype, &typoutput, &typIsVarlena);
+	}
 	return OidOutputFunctionCall(typoutput, value);
 }

@@ -229,6 +229,28 @@ cast_return_value(PlnExecState *estate, FunctionCallInfo fcinfo)
 }
 
 /*
+ * Set up an execution state for looking at a function without running it
+ * (explain.c): variables as on entry, with SQL access to them, so that
+ * its expressions can be planned.  The caller restores func->cur_estate
+ * and releases the expression context with pln_destroy_econtext.
+ */
+void
+pln_init_analysis_state(PlnExecState *estate, PlnFunction *func)
+{
+	memset(estate, 0, sizeof(*estate));
+	estate->func = func;
+	estate->retisnull = true;
+	estate->readonly_func = func->fn_readonly;
+	estate->atomic = true;
+	estate->datum_context = CurrentMemoryContext;
+	func->cur_estate = estate;
+
+	copy_datums(estate, func);
+	pln_setup_param_list(estate);
+	pln_create_econtext(estate);
+}
+
+/*
  * Each call works on its own copy of the variables, so that recursion and
  * concurrent calls do not interfere.  Datums without run-time state
  * (rows, record fields) are shared with the compiled function.
@@ -278,6 +300,10 @@ static void
 exec_error_callback(void *arg)
 {
 	PlnExecState *estate = (PlnExecState *) arg;
+
+	/* nobody will see it: save the formatting */
+	if (pln_error_context_unseen(estate, geterrcode()))
+		return;
 
 	if (estate->err_text != NULL)
 	{
@@ -390,12 +416,44 @@ exec_stmts(PlnExecState *estate, List *stmts)
 	return PLN_RC_OK;
 }
 
+/*
+ * Statements that may start running inside a handler block that has no
+ * subtransaction yet.  They only compute; whatever impure work their
+ * expressions, casts or targets need starts the savepoint on the way
+ * (pln_need_savepoint).  Every other statement (SQL, and anything added
+ * later) starts it before running.
+ */
+static inline bool
+stmt_may_run_lazily(PlnStmt *stmt)
+{
+	switch (stmt->cmd_type)
+	{
+		case PLN_STMT_BLOCK:
+		case PLN_STMT_ASSIGN:
+		case PLN_STMT_IF:
+		case PLN_STMT_CASE:
+		case PLN_STMT_LOOP:
+		case PLN_STMT_WHILE:
+		case PLN_STMT_FORI:
+		case PLN_STMT_EXIT:
+		case PLN_STMT_RETURN:
+		case PLN_STMT_RAISE:
+		case PLN_STMT_ASSERT:
+			return true;
+		default:
+			return false;
+	}
+}
+
 static int
 exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 {
 	int			rc;
 
 	CHECK_FOR_INTERRUPTS();
+
+	if (unlikely(pln_in_lazy_region(estate)) && !stmt_may_run_lazily(stmt))
+		pln_materialize_savepoints(estate);
 
 	switch (stmt->cmd_type)
 	{
@@ -874,6 +932,9 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 		PlnDatum   *retvar = estate->datums[stmt->retvarno];
 		int32		typmod;
 
+		/* records are not reviewed for pure use */
+		if (retvar->dtype != PLN_DTYPE_VAR)
+			pln_need_savepoint(estate);
 		pln_exec_datum_value(estate, retvar, &estate->rettype, &typmod,
 							 &estate->retval, &estate->retisnull);
 		return PLN_RC_RETURN;
@@ -893,7 +954,18 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 			int16		typlen;
 			bool		typbyval;
 
-			get_typlenbyval(estate->rettype, &typlen, &typbyval);
+			/* the layout is known if the simple expression produced it */
+			if (stmt->expr->simple_expr != NULL &&
+				estate->rettype == stmt->expr->simple_type)
+			{
+				typlen = stmt->expr->simple_typlen;
+				typbyval = stmt->expr->simple_typbyval;
+			}
+			else
+			{
+				pln_need_savepoint(estate);
+				get_typlenbyval(estate->rettype, &typlen, &typbyval);
+			}
 			if (!typbyval)
 			{
 				MemoryContext oldcontext = MemoryContextSwitchTo(estate->datum_context);
@@ -911,6 +983,68 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 	estate->retval = (Datum) 0;
 	estate->retisnull = false;
 	return PLN_RC_RETURN;
+}
+
+/*
+ * The statement lists nested in a statement: bodies of blocks, branches
+ * and loops, and the handlers of a block.  For walking the tree.
+ */
+List *
+pln_stmt_nested_bodies(PlnStmt *stmt)
+{
+	List	   *bodies = NIL;
+	ListCell   *lc;
+
+	switch (stmt->cmd_type)
+	{
+		case PLN_STMT_BLOCK:
+			{
+				PlnStmtBlock *block = (PlnStmtBlock *) stmt;
+
+				bodies = lappend(bodies, block->body);
+				if (block->exceptions)
+				{
+					foreach(lc, block->exceptions->actions)
+						bodies = lappend(bodies,
+										 ((PlnExceptionAction *) lfirst(lc))->action);
+				}
+				break;
+			}
+		case PLN_STMT_IF:
+			{
+				PlnStmtIf  *ifs = (PlnStmtIf *) stmt;
+
+				bodies = lappend(bodies, ifs->then_body);
+				foreach(lc, ifs->elsif_list)
+					bodies = lappend(bodies, ((PlnIfElsif *) lfirst(lc))->stmts);
+				bodies = lappend(bodies, ifs->else_body);
+				break;
+			}
+		case PLN_STMT_CASE:
+			{
+				PlnStmtCase *cases = (PlnStmtCase *) stmt;
+
+				foreach(lc, cases->case_when_list)
+					bodies = lappend(bodies, ((PlnCaseWhen *) lfirst(lc))->stmts);
+				bodies = lappend(bodies, cases->else_stmts);
+				break;
+			}
+		case PLN_STMT_LOOP:
+			bodies = lappend(bodies, ((PlnStmtLoop *) stmt)->body);
+			break;
+		case PLN_STMT_WHILE:
+			bodies = lappend(bodies, ((PlnStmtWhile *) stmt)->body);
+			break;
+		case PLN_STMT_FORI:
+			bodies = lappend(bodies, ((PlnStmtForI *) stmt)->body);
+			break;
+		case PLN_STMT_FORS:
+			bodies = lappend(bodies, ((PlnStmtForS *) stmt)->body);
+			break;
+		default:
+			break;
+	}
+	return bodies;
 }
 
 /* ----------

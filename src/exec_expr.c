@@ -20,6 +20,7 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
@@ -58,6 +59,7 @@ typedef struct EcontextStackEntry
 static EcontextStackEntry *econtext_stack = NULL;
 
 static void exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr);
+static void remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource);
 static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
 static bool exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 								  Datum *result, bool *isNull,
@@ -75,6 +77,9 @@ exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
 	SPIPlanPtr	plan;
 	SPIPrepareOptions options;
 	MemoryContext oldcontext;
+
+	/* parsing and planning read the catalogs */
+	pln_need_savepoint(estate);
 
 	estate->cur_expr = expr;
 	memset(&options, 0, sizeof(options));
@@ -96,6 +101,117 @@ exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
 	MemoryContextSwitchTo(oldcontext);
 
 	exec_simple_check_plan(estate, expr);
+}
+
+/* ----------
+ * Planning errors
+ *
+ * The planner folds constant subexpressions, so x := 1/0 fails while it
+ * is being planned, and since no plan is kept it is planned (and fails)
+ * again on every execution.  Planning reads the catalogs, so each of
+ * those executions would need a savepoint.  Instead, a data error
+ * (SQLSTATE class 22) raised by planning is kept with the expression and
+ * raised again, without planning, for as long as planning would
+ * certainly fail the same way: in the same transaction, with the parsed
+ * query still valid and the same search path.  Data errors from folding
+ * come from immutable functions applied to constants, so they depend on
+ * nothing else.
+ * ----------
+ */
+
+static void
+forget_plan_error(PlnExpr *expr)
+{
+	if (expr->plan_error != NULL)
+		FreeErrorData(expr->plan_error);
+	if (expr->plan_error_context != NULL)
+		pfree(expr->plan_error_context);
+	expr->plan_error = NULL;
+	expr->plan_error_context = NULL;
+	expr->plan_error_source = NULL;
+}
+
+/*
+ * Called while the error is being thrown.  Keeps a copy of it in the
+ * function's memory, with the CONTEXT lines that belong inside the call
+ * (SPI's "SQL expression" line): ours and the callers' are added afresh
+ * when it is raised again.
+ */
+static void
+remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource)
+{
+	MemoryContext oldcontext = MemoryContextSwitchTo(expr->func->fn_cxt);
+	ErrorData  *edata = CopyErrorData();
+	char	   *ours;
+
+	forget_plan_error(expr);
+	if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_DATA_EXCEPTION ||
+		edata->cursorpos > 0 || edata->internalpos > 0)
+	{
+		FreeErrorData(edata);
+		MemoryContextSwitchTo(oldcontext);
+		return;
+	}
+
+	if (edata->context != NULL)
+	{
+		/* the inner lines end where our own "PL/nimble function" starts */
+		ours = strstr(edata->context, PLN_LANG_TITLE " function ");
+		if (ours == NULL)
+			expr->plan_error_context = pstrdup(edata->context);
+		else if (ours > edata->context)
+			expr->plan_error_context = pnstrdup(edata->context,
+												ours - edata->context - 1);
+	}
+	expr->plan_error = edata;
+	expr->plan_error_source = plansource;
+	expr->plan_error_lxid = MyProc->lxid;
+	MemoryContextSwitchTo(oldcontext);
+}
+
+static void
+plan_error_context_callback(void *arg)
+{
+	errcontext("%s", (const char *) arg);
+}
+
+/*
+ * Raise the kept planning error again if planning would still fail the
+ * same way; otherwise forget it and plan again.  Raising it is pure:
+ * nothing is looked up.
+ */
+static void
+raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
+{
+	ErrorData  *edata = expr->plan_error;
+
+	if (expr->plan_error_lxid == MyProc->lxid &&
+		expr->plan_error_source->is_valid &&
+		OverrideSearchPathMatchesCurrent(expr->plan_error_source->search_path))
+	{
+		ErrorContextCallback inner;
+
+		inner.callback = plan_error_context_callback;
+		inner.arg = expr->plan_error_context;
+		inner.previous = error_context_stack;
+		if (expr->plan_error_context != NULL &&
+			!pln_error_context_unseen(estate, edata->sqlerrcode))
+			error_context_stack = &inner;
+
+		if (errstart(ERROR, TEXTDOMAIN))
+		{
+			errcode(edata->sqlerrcode);
+			errmsg_internal("%s", edata->message);
+			if (edata->detail)
+				errdetail_internal("%s", edata->detail);
+			if (edata->hint)
+				errhint("%s", edata->hint);
+			errfinish(edata->filename, edata->lineno, edata->funcname);
+		}
+		pg_unreachable();
+	}
+
+	forget_plan_error(expr);
 }
 
 /*
@@ -147,7 +263,16 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 
 	/* get the generic plan; planning happens in the statement context */
 	oldcontext = MemoryContextSwitchTo(get_stmt_mcontext(estate));
-	cplan = SPI_plan_get_cached_plan(expr->plan);
+	PG_TRY();
+	{
+		cplan = SPI_plan_get_cached_plan(expr->plan);
+	}
+	PG_CATCH();
+	{
+		remember_plan_error(expr, plansource);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 	MemoryContextSwitchTo(oldcontext);
 	if (cplan == NULL)
 		return;
@@ -237,8 +362,10 @@ exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan)
 		expr->simple_param_dno = ((Param *) tle_expr)->paramid - 1;
 	}
 
-	/* what the lazy-savepoint code may do with it is decided later */
-	expr->purity = PLN_PURITY_UNKNOWN;
+	/* what may run without a savepoint, decided while one is in place */
+	get_typlenbyval(expr->simple_type, &expr->simple_typlen,
+					&expr->simple_typbyval);
+	pln_expr_analyse_purity(expr);
 }
 
 /*
@@ -255,6 +382,13 @@ exec_eval_expr(PlnExecState *estate, PlnExpr *expr,
 
 	if (expr->plan == NULL)
 		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+	else if (unlikely(expr->plan_error != NULL))
+	{
+		raise_plan_error_again(estate, expr);
+		/* it was stale: planning again would need a savepoint */
+		pln_need_savepoint(estate);
+		exec_simple_check_plan(estate, expr);
+	}
 
 	if (expr->simple_expr != NULL &&
 		exec_eval_simple_expr(estate, expr, &result, isNull,
@@ -262,6 +396,7 @@ exec_eval_expr(PlnExecState *estate, PlnExpr *expr,
 		return result;
 
 	/* the general way: run it as a query */
+	pln_need_savepoint(estate);
 	rc = exec_run_select(estate, expr, 2, NULL);
 	if (rc != SPI_OK_SELECT)
 		ereport(ERROR,
@@ -302,16 +437,84 @@ exec_eval_expr(PlnExecState *estate, PlnExpr *expr,
 }
 
 /*
+ * Can the expression be evaluated right now without anything but pure
+ * work?  Its tree must be pure, and the plan reference and ExprState it
+ * needs must already exist in this transaction; the plan must still be
+ * valid (checking that touches no catalogs: the search path was brought
+ * up to date when the handler block was entered).
+ */
+static inline bool
+simple_expr_ready_for_pure_eval(PlnExpr *expr, LocalTransactionId curlxid)
+{
+	return (expr->purity == PLN_PURITY_PURE &&
+			expr->simple_plan_lxid == curlxid &&
+			expr->simple_state_lxid == curlxid &&
+			CachedPlanIsSimplyValid(expr->simple_plansource,
+									expr->simple_plan, NULL));
+}
+
+/*
+ * Make sure the expression's simple plan is valid and referenced in this
+ * transaction, replanning it if it was invalidated.  Returns false if it
+ * is no longer simple.
+ */
+static bool
+simple_expr_revalidate(PlnExecState *estate, PlnExpr *expr,
+					   LocalTransactionId curlxid)
+{
+	CachedPlan *cplan;
+	MemoryContext oldcontext;
+
+	/* On its first use in this transaction, take a reference. */
+	if (likely(CachedPlanIsSimplyValid(expr->simple_plansource,
+									   expr->simple_plan,
+									   (expr->simple_plan_lxid != curlxid ?
+										simple_eval_resowner : NULL))))
+	{
+		expr->simple_plan_lxid = curlxid;
+		return true;
+	}
+
+	/* replanning: drop our reference to the old plan first */
+	if (expr->simple_plan_lxid == curlxid)
+		ReleaseCachedPlan(expr->simple_plan, simple_eval_resowner);
+
+	oldcontext = MemoryContextSwitchTo(get_stmt_mcontext(estate));
+	cplan = SPI_plan_get_cached_plan(expr->plan);
+	MemoryContextSwitchTo(oldcontext);
+
+	Assert(cplan != NULL);
+
+	if (!CachedPlanAllowsSimpleValidityCheck(expr->simple_plansource,
+											 cplan, simple_eval_resowner))
+	{
+		/* no longer simple */
+		ReleaseCachedPlan(cplan, CurrentResourceOwner);
+		expr->simple_expr = NULL;
+		return false;
+	}
+	expr->simple_plan = cplan;
+	expr->simple_plan_lxid = curlxid;
+	ReleaseCachedPlan(cplan, CurrentResourceOwner);
+	exec_save_simple_expr(expr, cplan);
+	return expr->simple_expr != NULL;
+}
+
+/*
  * The fast path.  Returns false if the expression must go through SPI
  * after all (plan no longer simple, or the expression is busy in an outer
  * call of a recursive function).
+ *
+ * Inside a handler block without a subtransaction, a pure expression
+ * whose state is ready is evaluated as is; anything else starts the
+ * block's savepoint first.
  */
 static bool
 exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 					  Datum *result, bool *isNull,
 					  Oid *rettype, int32 *rettypmod)
 {
-	ExprContext *econtext = estate->eval_econtext;
+	ExprContext *econtext;
 	LocalTransactionId curlxid = MyProc->lxid;
 	MemoryContext oldcontext;
 	bool		pure;
@@ -320,51 +523,28 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	if (unlikely(expr->simple_in_use) && expr->simple_state_lxid == curlxid)
 		return false;
 
-	/* a snapshot may be needed after COMMIT in a procedure */
-	EnsurePortalSnapshotExists();
-
-	/*
-	 * Is the plan still good?  On its first use in this transaction, take
-	 * a reference for the per-transaction resource owner.
-	 */
-	if (likely(CachedPlanIsSimplyValid(expr->simple_plansource,
-									   expr->simple_plan,
-									   (expr->simple_plan_lxid != curlxid ?
-										simple_eval_resowner : NULL))))
+	pure = simple_expr_ready_for_pure_eval(expr, curlxid);
+	if (!pure)
 	{
-		expr->simple_plan_lxid = curlxid;
-	}
-	else
-	{
-		CachedPlan *cplan;
+		pln_need_savepoint(estate);
 
-		/* replanning: drop our reference to the old plan first */
-		if (expr->simple_plan_lxid == curlxid)
-			ReleaseCachedPlan(expr->simple_plan, simple_eval_resowner);
+		/* a snapshot may be needed after COMMIT in a procedure */
+		EnsurePortalSnapshotExists();
 
-		oldcontext = MemoryContextSwitchTo(get_stmt_mcontext(estate));
-		cplan = SPI_plan_get_cached_plan(expr->plan);
-		MemoryContextSwitchTo(oldcontext);
-
-		Assert(cplan != NULL);
-
-		if (CachedPlanAllowsSimpleValidityCheck(expr->simple_plansource,
-												cplan, simple_eval_resowner))
-		{
-			expr->simple_plan = cplan;
-			expr->simple_plan_lxid = curlxid;
-		}
-		else
-		{
-			/* no longer simple */
-			ReleaseCachedPlan(cplan, CurrentResourceOwner);
-			expr->simple_expr = NULL;
+		if (!simple_expr_revalidate(estate, expr, curlxid))
 			return false;
+
+		/* (re)build the expression state once per transaction */
+		if (expr->simple_state_lxid != curlxid)
+		{
+			oldcontext = MemoryContextSwitchTo(simple_eval_estate->es_query_cxt);
+			expr->simple_state = ExecInitExprWithParams(expr->simple_expr,
+														estate->paramLI);
+			expr->simple_in_use = false;
+			expr->simple_state_lxid = curlxid;
+			MemoryContextSwitchTo(oldcontext);
 		}
-		ReleaseCachedPlan(cplan, CurrentResourceOwner);
-		exec_save_simple_expr(expr, cplan);
-		if (expr->simple_expr == NULL)
-			return false;
+		pure = (expr->purity == PLN_PURITY_PURE);
 	}
 
 	*rettype = expr->simple_type;
@@ -381,17 +561,8 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 		if (typeid == expr->simple_type)
 			return true;
 		/* a record changed shape: let the executor check it */
-	}
-
-	/* (re)build the expression state once per transaction */
-	if (expr->simple_state_lxid != curlxid)
-	{
-		oldcontext = MemoryContextSwitchTo(simple_eval_estate->es_query_cxt);
-		expr->simple_state = ExecInitExprWithParams(expr->simple_expr,
-													estate->paramLI);
-		expr->simple_in_use = false;
-		expr->simple_state_lxid = curlxid;
-		MemoryContextSwitchTo(oldcontext);
+		pln_need_savepoint(estate);
+		pure = false;
 	}
 
 	/*
@@ -399,15 +570,13 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	 * earlier changes, so it gets a new command id and snapshot as SPI
 	 * would give it.  A pure expression reads nothing and needs neither.
 	 */
-	if (expr->purity == PLN_PURITY_UNKNOWN)
-		pln_expr_analyse_purity(expr);
-	pure = (expr->purity == PLN_PURITY_PURE);
 	if (!estate->readonly_func && !pure)
 	{
 		CommandCounterIncrement();
 		PushActiveSnapshot(GetTransactionSnapshot());
 	}
 
+	econtext = estate->eval_econtext;
 	econtext->ecxt_param_list_info = estate->paramLI;
 	estate->cur_expr = expr;
 	expr->simple_in_use = true;
@@ -436,6 +605,8 @@ exec_run_select(PlnExecState *estate, PlnExpr *expr, long maxtuples,
 				Portal *portalP)
 {
 	int			rc;
+
+	pln_need_savepoint(estate);
 
 	if (expr->plan == NULL)
 		exec_prepare_plan(estate, expr,

@@ -308,6 +308,40 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 }
 
 /*
+ * Compile a function without calling it, as the validator does: with just
+ * enough of a call for the compiler, polymorphic types resolved to
+ * stand-ins.  SPI must be connected.
+ */
+PlnFunction *
+pln_compile_for_validation(Oid funcoid, Oid rettype)
+{
+	LOCAL_FCINFO(fake_fcinfo, 0);
+	FmgrInfo	flinfo;
+	TriggerData trigdata;
+	EventTriggerData etrigdata;
+
+	MemSet(fake_fcinfo, 0, SizeForFunctionCallInfo(0));
+	MemSet(&flinfo, 0, sizeof(flinfo));
+	fake_fcinfo->flinfo = &flinfo;
+	flinfo.fn_oid = funcoid;
+	flinfo.fn_mcxt = CurrentMemoryContext;
+	if (rettype == TRIGGEROID)
+	{
+		MemSet(&trigdata, 0, sizeof(trigdata));
+		trigdata.type = T_TriggerData;
+		fake_fcinfo->context = (Node *) &trigdata;
+	}
+	else if (rettype == EVENT_TRIGGEROID)
+	{
+		MemSet(&etrigdata, 0, sizeof(etrigdata));
+		etrigdata.type = T_EventTriggerData;
+		fake_fcinfo->context = (Node *) &etrigdata;
+	}
+
+	return pln_compile(fake_fcinfo, true);
+}
+
+/*
  * Validator: check a function at CREATE time.  The body is compiled (and
  * its SQL syntax-checked) unless check_function_bodies is off.
  */
@@ -366,35 +400,12 @@ plnimble_validator(PG_FUNCTION_ARGS)
 
 	if (check_function_bodies)
 	{
-		LOCAL_FCINFO(fake_fcinfo, 0);
-		FmgrInfo	flinfo;
 		int			rc;
-		TriggerData trigdata;
-		EventTriggerData etrigdata;
 
 		if ((rc = SPI_connect()) != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
 
-		/* just enough of a call for the compiler */
-		MemSet(fake_fcinfo, 0, SizeForFunctionCallInfo(0));
-		MemSet(&flinfo, 0, sizeof(flinfo));
-		fake_fcinfo->flinfo = &flinfo;
-		flinfo.fn_oid = funcoid;
-		flinfo.fn_mcxt = CurrentMemoryContext;
-		if (proc->prorettype == TRIGGEROID)
-		{
-			MemSet(&trigdata, 0, sizeof(trigdata));
-			trigdata.type = T_TriggerData;
-			fake_fcinfo->context = (Node *) &trigdata;
-		}
-		else if (proc->prorettype == EVENT_TRIGGEROID)
-		{
-			MemSet(&etrigdata, 0, sizeof(etrigdata));
-			etrigdata.type = T_EventTriggerData;
-			fake_fcinfo->context = (Node *) &etrigdata;
-		}
-
-		(void) pln_compile(fake_fcinfo, true);
+		(void) pln_compile_for_validation(funcoid, proc->prorettype);
 
 		if ((rc = SPI_finish()) != SPI_OK_FINISH)
 			elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));

@@ -212,9 +212,19 @@ typedef struct PlnExpr
 	LocalTransactionId simple_state_lxid;
 	bool		simple_in_use;	/* recursion guard */
 
-	/* lazy-savepoint analysis of the current simple plan */
+	/* lazy-savepoint analysis of the current simple plan (purity.c) */
 	PlnPurity	purity;
-	const char *impure_reason;	/* why it is impure, for the explain view */
+	int16		simple_typlen;	/* layout of simple_type */
+	bool		simple_typbyval;
+
+	/*
+	 * A data error the planner raised while folding constants (1/0), kept
+	 * to be raised again without planning again; see exec_expr.c.
+	 */
+	ErrorData  *plan_error;
+	char	   *plan_error_context;	/* its CONTEXT lines inside ours */
+	CachedPlanSource *plan_error_source;
+	LocalTransactionId plan_error_lxid;
 } PlnExpr;
 
 /* ----------
@@ -258,6 +268,8 @@ typedef struct PlnExceptionAction
 	int			lineno;
 	PlnCondition *conditions;
 	List	   *action;			/* List of PlnStmt */
+	char		shows_context;	/* may it show the error's CONTEXT?  'y',
+								 * 'n', or 0 until worked out (savepoint.c) */
 } PlnExceptionAction;
 
 typedef struct PlnExceptionBlock
@@ -509,6 +521,22 @@ typedef struct PlnFunction
  */
 typedef struct PlnSavepointFrame PlnSavepointFrame;
 
+struct PlnSavepointFrame
+{
+	PlnSavepointFrame *outer;	/* enclosing handler block of this call */
+	PlnStmtBlock *block;
+	bool		materialized;	/* has its subtransaction been started? */
+
+	/* saved on entry to the block */
+	MemoryContext entry_context;
+	PlnStmt    *entry_err_stmt;
+	ErrorData  *entry_cur_error;
+
+	/* saved when the subtransaction starts */
+	ResourceOwner outer_owner;
+	ExprContext *outer_econtext;
+};
+
 typedef struct PlnExecState
 {
 	PlnFunction *func;
@@ -539,6 +567,7 @@ typedef struct PlnExecState
 
 	/* the innermost exception block in progress, see savepoint.c */
 	PlnSavepointFrame *sp_top;
+	bool		raising_notice; /* RAISE of a level below ERROR running */
 
 	/* error context */
 	PlnStmt    *err_stmt;
@@ -689,6 +718,7 @@ extern void pln_xact_cb(XactEvent event, void *arg);
 extern void pln_subxact_cb(SubXactEvent event, SubTransactionId mySubid,
 						   SubTransactionId parentSubid, void *arg);
 extern const char *pln_stmt_typename(PlnStmt *stmt);
+extern List *pln_stmt_nested_bodies(PlnStmt *stmt);
 
 /* exec.c: statements */
 extern int	exec_stmts(PlnExecState *estate, List *stmts);
@@ -761,10 +791,44 @@ extern int	exec_stmt_assert(PlnExecState *estate, PlnStmtAssert *stmt);
  */
 extern int	exec_stmt_block_with_handlers(PlnExecState *estate,
 										  PlnStmtBlock *block);
+extern void pln_materialize_savepoints(PlnExecState *estate);
+extern bool pln_error_context_unseen(PlnExecState *estate, int sqlerrcode);
+
+/*
+ * Is the call running inside a handler block whose subtransaction has not
+ * been started yet?  Then only pure work may be done (purity.c).
+ */
+static inline bool
+pln_in_lazy_region(PlnExecState *estate)
+{
+	return estate->sp_top != NULL && !estate->sp_top->materialized;
+}
+
+/*
+ * Call before doing anything that is not known to be pure: it starts the
+ * subtransactions of all enclosing handler blocks that do not have one.
+ */
+static inline void
+pln_need_savepoint(PlnExecState *estate)
+{
+	if (unlikely(pln_in_lazy_region(estate)))
+		pln_materialize_savepoints(estate);
+}
+
+/* handler.c */
+extern PlnFunction *pln_compile_for_validation(Oid funcoid, Oid rettype);
+
+/* explain.c */
+extern void pln_init_analysis_state(PlnExecState *estate, PlnFunction *func);
+extern bool pln_cast_is_pure(PlnExecState *estate,
+							 Oid srctype, int32 srctypmod,
+							 Oid dsttype, int32 dsttypmod);
 
 /* purity.c */
-extern bool pln_expr_tree_is_pure(Node *node);
+extern bool pln_expr_tree_is_pure(Node *node, PlnFunction *func);
 extern void pln_expr_analyse_purity(PlnExpr *expr);
+extern Oid	pln_pure_output_function(Oid typid);
+extern char *pln_describe_impurity(Node *node, PlnFunction *func);
 
 /* session counters (savepoint.c) */
 typedef struct PlnSavepointStats

@@ -203,6 +203,9 @@ exec_stmt_raise(PlnExecState *estate, PlnStmtRaise *stmt)
 
 	MemoryContextSwitchTo(oldcontext);
 
+	/* a notice is shown whatever handlers there are (see savepoint.c) */
+	estate->raising_notice = (stmt->elog_level < ERROR);
+
 	ereport(stmt->elog_level,
 			(err_code ? errcode(err_code) : 0,
 			 errmsg_internal("%s", err_message),
@@ -220,6 +223,7 @@ exec_stmt_raise(PlnExecState *estate, PlnStmtRaise *stmt)
 			 err_generic_string(PG_DIAG_SCHEMA_NAME, err_schema) : 0));
 
 	/* only reached for levels below ERROR */
+	estate->raising_notice = false;
 	MemoryContextReset(stmt_mcontext);
 
 	return PLN_RC_OK;

@@ -1,25 +1,42 @@
 /*-------------------------------------------------------------------------
  *
  * savepoint.c
- *	  Blocks with an EXCEPTION clause: the subtransaction that lets a
- *	  handler see the database as it was when the block was entered.
+ *	  Blocks with an EXCEPTION clause, with lazy savepoints.
  *
- * Invariant: while a block's body runs, a subtransaction started on entry
- * to the block is open, and nothing else started inside the block is;
- * when the body ends normally the subtransaction is released, and when an
- * error escapes the body it is rolled back before any handler runs.  The
- * call's state (memory context, resource owner, expression context) is
- * restored to what it was on entry in both cases.
+ * PL/pgSQL starts a subtransaction on every entry to such a block so that
+ * a handler sees the database as it was when the block was entered.
+ * plnimble starts it only when the block is about to do something that
+ * could change or hold database state.
  *
- * All savepoint handling is in this file so that the lazy variant (start
- * the subtransaction only when the block first needs it) can replace the
- * eager one without touching the rest of the executor.
+ * Entering a block pushes a frame (on the C stack) that has no
+ * subtransaction yet.  Anything that is not known to be pure calls
+ * pln_need_savepoint() first; if the innermost frame has no
+ * subtransaction, pln_materialize_savepoints() starts one for every frame
+ * of the call that lacks one, outermost first, so that subtransactions
+ * nest exactly like the blocks.
+ *
+ * Invariants:
+ * - Frames with a subtransaction form a prefix of the frame stack of a
+ *   call: if a frame is materialized, so are all frames around it.
+ * - While the innermost frame is not materialized, everything done since
+ *   it was entered was pure (purity.c): it read no catalogs, took no
+ *   locks, pinned no buffers, opened nothing, called no other function
+ *   and ran no SQL.  So when an error is raised there, the only state to
+ *   restore is the PL's own: the memory context, the expression context's
+ *   scratch memory and the executor's bookkeeping.  That is the cheap
+ *   catch below.
+ * - A materialized frame ends exactly as in PL/pgSQL: release on normal
+ *   exit, rollback before any handler runs on error.
+ *
+ * docs/design.md has the full argument.  With plnimble.lazy_savepoints
+ * off, every frame is materialized on entry, like PL/pgSQL.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "catalog/namespace.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -30,11 +47,12 @@
 PlnSavepointStats pln_stats;
 
 /*
- * Does the error match one of the WHEN conditions?  OTHERS matches all but
- * query cancel and assertion failure, which must be named to be caught.
+ * Does an error with this SQLSTATE match one of the WHEN conditions?
+ * OTHERS matches all but query cancel and assertion failure, which must
+ * be named to be caught.
  */
 static bool
-exception_matches_conditions(ErrorData *edata, PlnCondition *cond)
+exception_matches_conditions(int sqlerrcode, PlnCondition *cond)
 {
 	for (; cond != NULL; cond = cond->next)
 	{
@@ -42,141 +60,358 @@ exception_matches_conditions(ErrorData *edata, PlnCondition *cond)
 
 		if (sqlerrstate == 0)
 		{
-			if (edata->sqlerrcode != ERRCODE_QUERY_CANCELED &&
-				edata->sqlerrcode != ERRCODE_ASSERT_FAILURE)
+			if (sqlerrcode != ERRCODE_QUERY_CANCELED &&
+				sqlerrcode != ERRCODE_ASSERT_FAILURE)
 				return true;
 		}
-		else if (edata->sqlerrcode == sqlerrstate)
+		else if (sqlerrcode == sqlerrstate)
 			return true;
 		else if (ERRCODE_IS_CATEGORY(sqlerrstate) &&
-				 ERRCODE_TO_CATEGORY(edata->sqlerrcode) == sqlerrstate)
+				 ERRCODE_TO_CATEGORY(sqlerrcode) == sqlerrstate)
 			return true;
 	}
 	return false;
 }
 
+/* The handler that catches an error with this SQLSTATE, or NULL */
+static PlnExceptionAction *
+find_handler(PlnStmtBlock *block, int sqlerrcode)
+{
+	ListCell   *e;
+
+	foreach(e, block->exceptions->actions)
+	{
+		PlnExceptionAction *action = (PlnExceptionAction *) lfirst(e);
+
+		if (exception_matches_conditions(sqlerrcode, action->conditions))
+			return action;
+	}
+	return NULL;
+}
+
+/*
+ * Could these statements show a caught error's CONTEXT?  A bare RAISE
+ * re-throws the error as it was.  Statement kinds not known to leave the
+ * error alone are assumed to show it.
+ */
+static bool
+stmts_may_show_error_context(List *stmts)
+{
+	ListCell   *lc;
+
+	foreach(lc, stmts)
+	{
+		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+		ListCell   *b;
+
+		switch (stmt->cmd_type)
+		{
+			case PLN_STMT_RAISE:
+				{
+					PlnStmtRaise *raise = (PlnStmtRaise *) stmt;
+
+					if (raise->condname == NULL && raise->message == NULL &&
+						raise->options == NIL)
+						return true;
+					break;
+				}
+			case PLN_STMT_BLOCK:
+			case PLN_STMT_ASSIGN:
+			case PLN_STMT_IF:
+			case PLN_STMT_CASE:
+			case PLN_STMT_LOOP:
+			case PLN_STMT_WHILE:
+			case PLN_STMT_FORI:
+			case PLN_STMT_FORS:
+			case PLN_STMT_EXIT:
+			case PLN_STMT_RETURN:
+			case PLN_STMT_ASSERT:
+			case PLN_STMT_EXECSQL:
+			case PLN_STMT_PERFORM:
+				break;
+			default:
+				return true;
+		}
+		foreach(b, pln_stmt_nested_bodies(stmt))
+		{
+			if (stmts_may_show_error_context((List *) lfirst(b)))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Will an error with this SQLSTATE, raised now, be caught in this call
+ * without anyone ever seeing its CONTEXT lines?  Then the call's error
+ * context callback need not build its line, which is a good part of the
+ * cost of a caught error.
+ *
+ * That holds when the innermost handler block has no subtransaction (so
+ * the error comes from this call's own pure work, not from a function it
+ * called, which might show the context itself), one of its handlers
+ * catches the error, and that handler cannot show the context.
+ */
+bool
+pln_error_context_unseen(PlnExecState *estate, int sqlerrcode)
+{
+	PlnSavepointFrame *frame = estate->sp_top;
+	PlnExceptionAction *action;
+
+	if (frame == NULL || frame->materialized || estate->raising_notice)
+		return false;
+
+	/*
+	 * Only for errors: the callback also runs for notices and warnings
+	 * (their codes are in classes 00 to 02) and for reports that end the
+	 * session (classes 08, 28 and 57), which are shown, never caught.
+	 */
+	switch (ERRCODE_TO_CATEGORY(sqlerrcode))
+	{
+		case ERRCODE_SUCCESSFUL_COMPLETION:
+		case ERRCODE_WARNING:
+		case ERRCODE_NO_DATA:
+		case ERRCODE_CONNECTION_EXCEPTION:
+		case ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION:
+		case ERRCODE_OPERATOR_INTERVENTION:
+			return false;
+		default:
+			break;
+	}
+
+	action = find_handler(frame->block, sqlerrcode);
+	if (action == NULL)
+		return false;
+	if (action->shows_context == 0)
+		action->shows_context =
+			stmts_may_show_error_context(action->action) ? 'y' : 'n';
+	return action->shows_context == 'n';
+}
+
 /*
  * Run the handler that matches the caught error, with SQLSTATE and
  * SQLERRM set and the error available to bare RAISE.  Re-throws the error
- * if no handler matches.
+ * if no handler matches.  edata is freed.
  */
 static int
 run_matching_handler(PlnExecState *estate, PlnStmtBlock *block,
 					 ErrorData *edata)
 {
 	ErrorData  *save_cur_error = estate->cur_error;
-	ListCell   *e;
-	int			rc = PLN_RC_OK;
+	PlnExceptionAction *action;
+	PlnVar	   *state_var;
+	PlnVar	   *errm_var;
+	int			rc;
 
-	foreach(e, block->exceptions->actions)
-	{
-		PlnExceptionAction *action = (PlnExceptionAction *) lfirst(e);
+	action = find_handler(block, edata->sqlerrcode);
+	if (action == NULL)
+		ReThrowError(edata);
 
-		if (exception_matches_conditions(edata, action->conditions))
-		{
-			PlnVar	   *state_var;
-			PlnVar	   *errm_var;
+	state_var = (PlnVar *) estate->datums[block->exceptions->sqlstate_varno];
+	errm_var = (PlnVar *) estate->datums[block->exceptions->sqlerrm_varno];
+	assign_text_var(estate, state_var, unpack_sql_state(edata->sqlerrcode));
+	assign_text_var(estate, errm_var, edata->message);
 
-			state_var = (PlnVar *)
-				estate->datums[block->exceptions->sqlstate_varno];
-			errm_var = (PlnVar *)
-				estate->datums[block->exceptions->sqlerrm_varno];
+	estate->cur_error = edata;
+	estate->err_text = NULL;
 
-			assign_text_var(estate, state_var,
-							unpack_sql_state(edata->sqlerrcode));
-			assign_text_var(estate, errm_var, edata->message);
+	rc = exec_stmts(estate, action->action);
 
-			estate->cur_error = edata;
-			estate->err_text = NULL;
-
-			rc = exec_stmts(estate, action->action);
-
-			estate->cur_error = save_cur_error;
-			FreeErrorData(edata);
-			return rc;
-		}
-	}
-
-	/* no handler: the error goes on up */
 	estate->cur_error = save_cur_error;
-	ReThrowError(edata);
-	return PLN_RC_OK;			/* keep compiler quiet */
+	FreeErrorData(edata);
+	return rc;
+}
+
+/*
+ * Start the subtransaction of one frame, after those of the frames around
+ * it.  The call keeps running in its own memory context; expressions get
+ * a context of their own inside the subtransaction, so that its end takes
+ * care of whatever they registered there.
+ */
+static void
+materialize_frame(PlnExecState *estate, PlnSavepointFrame *frame)
+{
+	MemoryContext oldcontext = CurrentMemoryContext;
+
+	if (frame->outer != NULL && !frame->outer->materialized)
+		materialize_frame(estate, frame->outer);
+
+	frame->outer_owner = CurrentResourceOwner;
+	frame->outer_econtext = estate->eval_econtext;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcontext);
+	frame->materialized = true;
+	pln_stats.savepoints_materialized++;
+
+	pln_create_econtext(estate);
+}
+
+/*
+ * Give every frame of the call a subtransaction, outermost first.  Called
+ * (through pln_need_savepoint) right before the first thing that is not
+ * pure.
+ */
+void
+pln_materialize_savepoints(PlnExecState *estate)
+{
+	Assert(estate->sp_top != NULL);
+	materialize_frame(estate, estate->sp_top);
+}
+
+/*
+ * The state every caught error must leave behind: the call's memory
+ * context, the statement and handler that were running when the block was
+ * entered, and no simple expression marked as being evaluated.  A failed simple
+ * expression may be used again in this transaction (PL/pgSQL instead
+ * sends it through SPI from then on).
+ */
+static void
+restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
+{
+	MemoryContextSwitchTo(frame->entry_context);
+	if (estate->simple_expr_running)
+	{
+		estate->simple_expr_running->simple_in_use = false;
+		estate->simple_expr_running = NULL;
+	}
+	estate->err_stmt = frame->entry_err_stmt;
+	estate->raising_notice = false;
+	/* a handler inside the block that failed is no longer running */
+	estate->cur_error = frame->entry_cur_error;
+	/* what the failed expression left in scratch memory */
+	exec_eval_cleanup(estate);
+}
+
+/*
+ * Catch an error raised while the frame had no subtransaction.  Nothing
+ * but PL state can need restoring (see the file header).  If no handler
+ * matches, the error goes on up untouched, without even being copied.
+ */
+static ErrorData *
+catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
+						PlnStmtBlock *block)
+{
+	ErrorData  *edata;
+
+	restore_call_state(estate, frame);
+
+	if (find_handler(block, geterrcode()) == NULL)
+		PG_RE_THROW();
+
+	MemoryContextSwitchTo(estate->datum_context);
+	edata = CopyErrorData();
+	FlushErrorState();
+	MemoryContextSwitchTo(frame->entry_context);
+
+	pln_stats.errors_caught_lazy++;
+	return edata;
+}
+
+/*
+ * Catch an error raised inside the frame's subtransaction: roll it back,
+ * undoing everything the block did in the database, exactly as PL/pgSQL
+ * does.
+ */
+static ErrorData *
+catch_with_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
+{
+	ErrorData  *edata;
+
+	estate->err_text = "during exception cleanup";
+
+	/* keep the error data in memory that survives the rollback */
+	MemoryContextSwitchTo(estate->datum_context);
+	edata = CopyErrorData();
+	FlushErrorState();
+
+	RollbackAndReleaseCurrentSubTransaction();
+	CurrentResourceOwner = frame->outer_owner;
+
+	/* the expression context and any SPI result went with the rollback */
+	estate->eval_econtext = frame->outer_econtext;
+	estate->eval_tuptable = NULL;
+
+	restore_call_state(estate, frame);
+	estate->err_text = NULL;
+
+	pln_stats.errors_caught_subxact++;
+	return edata;
+}
+
+/* Normal end of a materialized frame: keep what the block did */
+static void
+release_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
+{
+	estate->err_text = "during statement block exit";
+
+	ReleaseCurrentSubTransaction();
+	MemoryContextSwitchTo(frame->entry_context);
+	CurrentResourceOwner = frame->outer_owner;
+
+	/* the inner expression context went with the subtransaction */
+	estate->eval_econtext = frame->outer_econtext;
+	estate->err_text = NULL;
 }
 
 /*
  * Run a block that has an EXCEPTION clause.  Its variables have already
- * been initialised (outside the subtransaction, so errors there are not
- * caught by the block's own handlers).
+ * been initialised (outside the block's protection, so errors there are
+ * not caught by its own handlers).
  */
 int
 exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 {
-	MemoryContext oldcontext = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
-	ExprContext *old_eval_econtext = estate->eval_econtext;
-	PlnStmt    *save_err_stmt = estate->err_stmt;
+	PlnSavepointFrame frame;
 	volatile int rc = PLN_RC_OK;
-	ErrorData  *edata = NULL;
+	ErrorData  *volatile edata = NULL;
 
 	pln_stats.blocks_entered++;
 
-	estate->err_text = "during statement block entry";
-	BeginInternalSubTransaction(NULL);
-	pln_stats.savepoints_materialized++;
-	/* run the block in the function's own memory context */
-	MemoryContextSwitchTo(oldcontext);
+	frame.outer = estate->sp_top;
+	frame.block = block;
+	frame.materialized = false;
+	frame.entry_context = CurrentMemoryContext;
+	frame.entry_err_stmt = estate->err_stmt;
+	frame.entry_cur_error = estate->cur_error;
+	frame.outer_owner = NULL;
+	frame.outer_econtext = NULL;
+
+	if (!pln_lazy_savepoints)
+	{
+		/* the PL/pgSQL way: a subtransaction right away */
+		estate->err_text = "during statement block entry";
+		materialize_frame(estate, &frame);
+		estate->err_text = NULL;
+	}
+	else
+	{
+		/*
+		 * Checking that a cached plan is still valid compares search
+		 * paths, which recomputes ours from the catalogs if it changed
+		 * since last used.  Do that now, so that it never happens in the
+		 * pure region.  (Nothing pure can change the search path.)
+		 */
+		(void) fetch_search_path_array(NULL, 0);
+	}
+
+	estate->sp_top = &frame;
 
 	PG_TRY();
 	{
-		/*
-		 * Expressions get a context of their own inside the
-		 * subtransaction, so that its end takes care of them.
-		 */
-		pln_create_econtext(estate);
-		estate->err_text = NULL;
-
 		rc = exec_stmts(estate, block->body);
 
-		estate->err_text = "during statement block exit";
-
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-
-		/* the inner expression context went with the subtransaction */
-		estate->eval_econtext = old_eval_econtext;
-		estate->err_text = NULL;
+		estate->sp_top = frame.outer;
+		if (frame.materialized)
+			release_savepoint(estate, &frame);
 	}
 	PG_CATCH();
 	{
-		estate->err_text = "during exception cleanup";
-
-		/* keep the error data in memory that survives the rollback */
-		MemoryContextSwitchTo(estate->datum_context);
-		edata = CopyErrorData();
-		FlushErrorState();
-
-		/* undo everything the block did in the database */
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-
-		estate->eval_econtext = old_eval_econtext;
-		/* the SPI result of a failed query went with the rollback */
-		estate->eval_tuptable = NULL;
-		exec_eval_cleanup(estate);
-
-		/*
-		 * A simple expression that failed is no longer being evaluated;
-		 * it may be used again in this transaction.
-		 */
-		if (estate->simple_expr_running)
-		{
-			estate->simple_expr_running->simple_in_use = false;
-			estate->simple_expr_running = NULL;
-		}
-		estate->err_stmt = save_err_stmt;
-		pln_stats.errors_caught_subxact++;
+		estate->sp_top = frame.outer;
+		if (frame.materialized)
+			edata = catch_with_savepoint(estate, &frame);
+		else
+			edata = catch_without_savepoint(estate, &frame, block);
 	}
 	PG_END_TRY();
 

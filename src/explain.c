@@ -1,0 +1,489 @@
+/*-------------------------------------------------------------------------
+ *
+ * explain.c
+ *	  plnimble_savepoint_plan(): where each exception block would start
+ *	  its savepoint, and why.
+ *
+ * Shows a function's statement tree, one line per statement.  Every
+ * statement is marked pure or says what makes it need a savepoint (a
+ * statement kind, a query, a function that is not on the allowlist, a
+ * cast, a record).  Every block with an EXCEPTION clause names the first
+ * statement of its body, in text order, that needs one: that is where its
+ * subtransaction starts when the body runs straight through.  Branches
+ * not taken at run time may of course move that point later.
+ *
+ * The view is computed the way the executor decides (purity.c on planned
+ * expressions), so expressions are planned here if no call has planned
+ * them yet.  This module is for people and tests, not for speed.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/pg_language.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/regproc.h"
+#include "utils/resowner.h"
+#include "utils/syscache.h"
+
+#include "plnimble.h"
+
+PG_FUNCTION_INFO_V1(plnimble_savepoint_plan);
+
+typedef struct SavepointPlan
+{
+	PlnExecState *estate;
+	char	  **why;			/* per stmtid: why it needs a savepoint */
+	Tuplestorestate *out;
+	TupleDesc	outdesc;
+} SavepointPlan;
+
+static void analyse_stmts(SavepointPlan *sp, List *stmts);
+
+/*
+ * Plan an expression the way its first execution would, inside a
+ * subtransaction of our own so that an expression that cannot be planned
+ * yet (it names a temporary table created at run time, say) only yields
+ * a message.
+ */
+static char *
+plan_expr(SavepointPlan *sp, PlnExpr *expr)
+{
+	MemoryContext oldcontext = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	char	   *volatile failure = NULL;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcontext);
+	PG_TRY();
+	{
+		exec_prepare_plan(sp->estate, expr, CURSOR_OPT_PARALLEL_OK);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcontext);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+		expr->plan = NULL;
+		if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) == ERRCODE_DATA_EXCEPTION)
+			failure = psprintf("planning fails (%s): only the first failure in a transaction needs it",
+							   edata->message);
+		else
+			failure = psprintf("cannot be planned before the function runs (%s)",
+							   edata->message);
+	}
+	PG_END_TRY();
+
+	return failure;
+}
+
+/*
+ * Why evaluating the expression, and converting its value to reqtype if
+ * that is valid, would need a savepoint; NULL if it would not.
+ */
+static char *
+expr_impurity(SavepointPlan *sp, PlnExpr *expr, Oid reqtype, int32 reqtypmod)
+{
+	char	   *why;
+
+	if (expr == NULL)
+		return NULL;
+
+	if (expr->plan == NULL && (why = plan_expr(sp, expr)) != NULL)
+		return why;
+
+	if (expr->simple_expr == NULL)
+		return psprintf("runs a query: %s", expr->query);
+
+	if (expr->purity != PLN_PURITY_PURE)
+		return psprintf("%s: %s",
+						pln_describe_impurity((Node *) expr->simple_expr,
+											  expr->func),
+						expr->query);
+
+	if (OidIsValid(reqtype) &&
+		!pln_cast_is_pure(sp->estate, expr->simple_type, expr->simple_typmod,
+						  reqtype, reqtypmod))
+		return psprintf("the conversion from %s to %s is not on the allowlist",
+						format_type_be(expr->simple_type),
+						format_type_with_typemod(reqtype, reqtypmod));
+	return NULL;
+}
+
+/* Like expr_impurity, for a value that RAISE or ASSERT prints */
+static char *
+printed_expr_impurity(SavepointPlan *sp, PlnExpr *expr)
+{
+	char	   *why = expr_impurity(sp, expr, InvalidOid, -1);
+
+	if (why == NULL &&
+		!OidIsValid(pln_pure_output_function(expr->simple_type)))
+		why = psprintf("prints a value of type %s, whose output function is not on the allowlist",
+					   format_type_be(expr->simple_type));
+	return why;
+}
+
+/* The first reason of a list of candidates, or NULL */
+#define FIRST_REASON(why, candidate) \
+	do { if ((why) == NULL) (why) = (candidate); } while (0)
+
+/* Why the block's declarations, run on entry, would need a savepoint */
+static char *
+block_init_impurity(SavepointPlan *sp, PlnStmtBlock *block)
+{
+	int			i;
+
+	for (i = 0; i < block->n_initvars; i++)
+	{
+		PlnDatum   *datum = sp->estate->datums[block->initvarnos[i]];
+		PlnVar	   *var;
+		char	   *why;
+
+		if (datum->dtype != PLN_DTYPE_VAR)
+			return psprintf("declares record variable \"%s\"",
+							((PlnVariable *) datum)->refname);
+		var = (PlnVar *) datum;
+		if (var->default_val != NULL)
+		{
+			why = expr_impurity(sp, var->default_val,
+								var->datatype->typoid,
+								var->datatype->atttypmod);
+			if (why != NULL)
+				return psprintf("default of \"%s\" %s", var->refname, why);
+		}
+		else if (var->datatype->typtype == TYPTYPE_DOMAIN)
+			return psprintf("declares \"%s\" of domain type %s",
+							var->refname,
+							format_type_be(var->datatype->typoid));
+	}
+	return NULL;
+}
+
+/*
+ * Why the statement's own work (not that of the statements nested in it)
+ * would need a savepoint, or NULL.  Mirrors what the executor checks.
+ */
+static char *
+stmt_own_impurity(SavepointPlan *sp, PlnStmt *stmt)
+{
+	char	   *why = NULL;
+	ListCell   *lc;
+
+	switch (stmt->cmd_type)
+	{
+		case PLN_STMT_BLOCK:
+			return block_init_impurity(sp, (PlnStmtBlock *) stmt);
+
+		case PLN_STMT_ASSIGN:
+			{
+				PlnStmtAssign *assign = (PlnStmtAssign *) stmt;
+				PlnDatum   *target = sp->estate->datums[assign->varno];
+				PlnVar	   *var = (PlnVar *) target;
+
+				if (target->dtype != PLN_DTYPE_VAR)
+					return pstrdup("assigns to a record, a row or a field");
+				return expr_impurity(sp, assign->expr,
+									 var->datatype->typoid,
+									 var->datatype->atttypmod);
+			}
+
+		case PLN_STMT_IF:
+			{
+				PlnStmtIf  *ifs = (PlnStmtIf *) stmt;
+
+				why = expr_impurity(sp, ifs->cond, BOOLOID, -1);
+				foreach(lc, ifs->elsif_list)
+					FIRST_REASON(why, expr_impurity(sp, ((PlnIfElsif *) lfirst(lc))->cond,
+													BOOLOID, -1));
+				return why;
+			}
+
+		case PLN_STMT_CASE:
+			{
+				PlnStmtCase *cases = (PlnStmtCase *) stmt;
+
+				why = expr_impurity(sp, cases->t_expr, InvalidOid, -1);
+				foreach(lc, cases->case_when_list)
+					FIRST_REASON(why, expr_impurity(sp, ((PlnCaseWhen *) lfirst(lc))->expr,
+													BOOLOID, -1));
+				return why;
+			}
+
+		case PLN_STMT_LOOP:
+			return NULL;
+
+		case PLN_STMT_WHILE:
+			return expr_impurity(sp, ((PlnStmtWhile *) stmt)->cond, BOOLOID, -1);
+
+		case PLN_STMT_FORI:
+			{
+				PlnStmtForI *fori = (PlnStmtForI *) stmt;
+				Oid			vartype = fori->var->datatype->typoid;
+				int32		vartypmod = fori->var->datatype->atttypmod;
+
+				why = expr_impurity(sp, fori->lower, vartype, vartypmod);
+				FIRST_REASON(why, expr_impurity(sp, fori->upper, vartype, vartypmod));
+				FIRST_REASON(why, expr_impurity(sp, fori->step, vartype, vartypmod));
+				return why;
+			}
+
+		case PLN_STMT_EXIT:
+			return expr_impurity(sp, ((PlnStmtExit *) stmt)->cond, BOOLOID, -1);
+
+		case PLN_STMT_RETURN:
+			{
+				PlnStmtReturn *ret = (PlnStmtReturn *) stmt;
+
+				if (ret->retvarno >= 0 &&
+					sp->estate->datums[ret->retvarno]->dtype != PLN_DTYPE_VAR)
+					return pstrdup("returns a record");
+				/* the result is converted after the blocks are left */
+				return expr_impurity(sp, ret->expr, InvalidOid, -1);
+			}
+
+		case PLN_STMT_RAISE:
+			{
+				PlnStmtRaise *raise = (PlnStmtRaise *) stmt;
+
+				foreach(lc, raise->params)
+					FIRST_REASON(why, printed_expr_impurity(sp, (PlnExpr *) lfirst(lc)));
+				foreach(lc, raise->options)
+					FIRST_REASON(why, printed_expr_impurity(sp, ((PlnRaiseOption *) lfirst(lc))->expr));
+				return why;
+			}
+
+		case PLN_STMT_ASSERT:
+			{
+				PlnStmtAssert *assert = (PlnStmtAssert *) stmt;
+
+				why = expr_impurity(sp, assert->cond, BOOLOID, -1);
+				if (assert->message != NULL)
+					FIRST_REASON(why, printed_expr_impurity(sp, assert->message));
+				return why;
+			}
+
+		case PLN_STMT_EXECSQL:
+		case PLN_STMT_PERFORM:
+		case PLN_STMT_FORS:
+			return pstrdup("runs SQL");
+
+		default:
+			/* see stmt_may_run_lazily() */
+			return pstrdup("statement kind not reviewed for running without one");
+	}
+}
+
+/* Work out why[] for every statement of the list, depth first */
+static void
+analyse_stmts(SavepointPlan *sp, List *stmts)
+{
+	ListCell   *lc;
+
+	foreach(lc, stmts)
+	{
+		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+		ListCell   *b;
+
+		sp->why[stmt->stmtid] = stmt_own_impurity(sp, stmt);
+		foreach(b, pln_stmt_nested_bodies(stmt))
+			analyse_stmts(sp, (List *) lfirst(b));
+	}
+}
+
+/*
+ * The first statement, in text order, in the region of the list that
+ * needs a savepoint: its own or a nested statement's.
+ */
+static PlnStmt *
+first_impure_stmt(SavepointPlan *sp, List *stmts)
+{
+	ListCell   *lc;
+
+	foreach(lc, stmts)
+	{
+		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+		ListCell   *b;
+
+		if (sp->why[stmt->stmtid] != NULL)
+			return stmt;
+		foreach(b, pln_stmt_nested_bodies(stmt))
+		{
+			PlnStmt    *found = first_impure_stmt(sp, (List *) lfirst(b));
+
+			if (found != NULL)
+				return found;
+		}
+	}
+	return NULL;
+}
+
+static void
+emit_line(SavepointPlan *sp, int depth, const char *text)
+{
+	Datum		value;
+	bool		isnull = false;
+	char	   *line = psprintf("%*s%s", depth * 2, "", text);
+
+	value = CStringGetTextDatum(line);
+	tuplestore_putvalues(sp->out, sp->outdesc, &value, &isnull);
+}
+
+static void show_stmts(SavepointPlan *sp, List *stmts, int depth);
+
+/* The line of a block with handlers, and its handlers after the body */
+static void
+show_handler_block(SavepointPlan *sp, PlnStmtBlock *block, int depth)
+{
+	PlnStmt    *first = first_impure_stmt(sp, block->body);
+	ListCell   *lc;
+
+	if (first == NULL)
+		emit_line(sp, depth,
+				  psprintf("line %d: %s with EXCEPTION: never needs a savepoint",
+						   block->lineno, pln_stmt_typename((PlnStmt *) block)));
+	else
+		emit_line(sp, depth,
+				  psprintf("line %d: %s with EXCEPTION: savepoint at line %d (%s: %s)",
+						   block->lineno, pln_stmt_typename((PlnStmt *) block),
+						   first->lineno, pln_stmt_typename(first),
+						   sp->why[first->stmtid]));
+	if (sp->why[block->stmtid] != NULL)
+		emit_line(sp, depth + 1,
+				  psprintf("declarations (run before the block is protected): %s",
+						   sp->why[block->stmtid]));
+	show_stmts(sp, block->body, depth + 1);
+
+	foreach(lc, block->exceptions->actions)
+	{
+		PlnExceptionAction *action = (PlnExceptionAction *) lfirst(lc);
+
+		emit_line(sp, depth,
+				  psprintf("line %d: handler (runs after the block's savepoint is gone)",
+						   action->lineno));
+		show_stmts(sp, action->action, depth + 1);
+	}
+}
+
+static void
+show_stmts(SavepointPlan *sp, List *stmts, int depth)
+{
+	ListCell   *lc;
+
+	foreach(lc, stmts)
+	{
+		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+		ListCell   *b;
+
+		if (stmt->cmd_type == PLN_STMT_BLOCK &&
+			((PlnStmtBlock *) stmt)->exceptions != NULL)
+		{
+			show_handler_block(sp, (PlnStmtBlock *) stmt, depth);
+			continue;
+		}
+
+		if (sp->why[stmt->stmtid] == NULL)
+			emit_line(sp, depth, psprintf("line %d: %s: pure", stmt->lineno,
+										  pln_stmt_typename(stmt)));
+		else
+			emit_line(sp, depth, psprintf("line %d: %s: needs a savepoint: %s",
+										  stmt->lineno,
+										  pln_stmt_typename(stmt),
+										  sp->why[stmt->stmtid]));
+		foreach(b, pln_stmt_nested_bodies(stmt))
+			show_stmts(sp, (List *) lfirst(b), depth + 1);
+	}
+}
+
+/* Is the function's language one whose call handler is ours? */
+static bool
+function_runs_on_plnimble(Oid funcoid)
+{
+	HeapTuple	proctup;
+	HeapTuple	langtup;
+	Oid			handler;
+	char	   *handler_name;
+
+	proctup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcoid));
+	if (!HeapTupleIsValid(proctup))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("function with OID %u does not exist", funcoid)));
+	langtup = SearchSysCache1(LANGOID,
+							  ObjectIdGetDatum(((Form_pg_proc) GETSTRUCT(proctup))->prolang));
+	if (!HeapTupleIsValid(langtup))
+		elog(ERROR, "cache lookup failed for language of function %u", funcoid);
+	handler = ((Form_pg_language) GETSTRUCT(langtup))->lanplcallfoid;
+	ReleaseSysCache(langtup);
+	ReleaseSysCache(proctup);
+
+	handler_name = OidIsValid(handler) ? get_func_name(handler) : NULL;
+	return handler_name != NULL &&
+		strcmp(handler_name, "plnimble_call_handler") == 0;
+}
+
+/*
+ * plnimble_savepoint_plan(regprocedure) returns setof text
+ */
+Datum
+plnimble_savepoint_plan(PG_FUNCTION_ARGS)
+{
+	Oid			funcoid = PG_GETARG_OID(0);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	PlnFunction *func;
+	PlnExecState *save_cur_estate;
+	PlnExecState estate;
+	SavepointPlan sp;
+	List	   *top;
+	int			rc;
+
+	if (!function_runs_on_plnimble(funcoid))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("function %s is not run by %s",
+						format_procedure(funcoid), PLN_LANG_TITLE)));
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+
+	if ((rc = SPI_connect()) != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
+
+	func = pln_compile_for_validation(funcoid, get_func_rettype(funcoid));
+
+	func->use_count++;
+	save_cur_estate = func->cur_estate;
+	pln_init_analysis_state(&estate, func);
+
+	sp.estate = &estate;
+	sp.why = palloc0(sizeof(char *) * (func->nstatements + 1));
+	sp.out = rsinfo->setResult;
+	sp.outdesc = rsinfo->setDesc;
+
+	top = list_make1(func->action);
+	analyse_stmts(&sp, top);
+	show_stmts(&sp, top, 0);
+
+	pln_destroy_econtext(&estate);
+	func->cur_estate = save_cur_estate;
+	func->use_count--;
+
+	if ((rc = SPI_finish()) != SPI_OK_FINISH)
+		elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));
+
+	return (Datum) 0;
+}

@@ -37,8 +37,9 @@
 
 /*
  * Cast expressions, cached for the session by (source type, target type).
- * The expression tree is kept for the session; its ExprState is built once
- * per transaction, because it lives in the per-transaction executor state.
+ * The expression tree is kept for the session; its ExprState too if the
+ * cast is pure, else it is built once per transaction in the
+ * per-transaction executor state.
  */
 typedef struct CastKey
 {
@@ -53,6 +54,7 @@ typedef struct CastEntry
 	CastKey		key;
 	Expr	   *cast_expr;		/* NULL: the cast is a no-op */
 	bool		cast_is_pure;	/* see purity.c */
+	bool		cast_exprstate_is_kept; /* built once for the session */
 	ExprState  *cast_exprstate;
 	LocalTransactionId cast_lxid;
 } CastEntry;
@@ -730,9 +732,9 @@ get_cast_entry(PlnExecState *estate,
 	key.dsttypmod = dsttypmod;
 	entry = (CastEntry *) hash_search(cast_hash, &key, HASH_FIND, &found);
 
+	/* a no-op, or a pure cast whose state is kept for the session */
 	if (entry != NULL &&
-		(entry->cast_expr == NULL ||
-		 (entry->cast_is_pure && entry->cast_lxid == curlxid)))
+		(entry->cast_expr == NULL || entry->cast_exprstate_is_kept))
 		return entry;
 
 	pln_need_savepoint(estate);
@@ -792,6 +794,7 @@ get_cast_entry(PlnExecState *estate,
 		entry->cast_expr = (Expr *) cast_expr;
 		entry->cast_is_pure = false;
 		entry->cast_exprstate = NULL;
+		entry->cast_exprstate_is_kept = false;
 		entry->cast_lxid = InvalidLocalTransactionId;
 		if (cast_expr != NULL)
 			entry->cast_is_pure = pln_expr_tree_is_pure((Node *) cast_expr,
@@ -801,8 +804,20 @@ get_cast_entry(PlnExecState *estate,
 	if (entry->cast_expr == NULL)
 		return entry;
 
-	/* the ExprState lives in the per-transaction executor state */
-	if (entry->cast_lxid != curlxid)
+	/*
+	 * A pure cast's ExprState depends on nothing but the cast, so it is
+	 * built once for the session; any other lives in the per-transaction
+	 * executor state.
+	 */
+	if (entry->cast_is_pure)
+	{
+		MemoryContext oldcontext = MemoryContextSwitchTo(cast_context);
+
+		entry->cast_exprstate = ExecInitExpr(entry->cast_expr, NULL);
+		entry->cast_exprstate_is_kept = true;
+		MemoryContextSwitchTo(oldcontext);
+	}
+	else if (entry->cast_lxid != curlxid)
 	{
 		MemoryContext oldcontext;
 

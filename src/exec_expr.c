@@ -349,7 +349,6 @@ exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan)
 	expr->simple_type = exprType((Node *) tle_expr);
 	expr->simple_typmod = exprTypmod((Node *) tle_expr);
 	/* the state must be rebuilt for the new tree */
-	expr->simple_state = NULL;
 	expr->simple_state_lxid = InvalidLocalTransactionId;
 	expr->simple_in_use = false;
 
@@ -438,19 +437,94 @@ exec_eval_expr(PlnExecState *estate, PlnExpr *expr,
 
 /*
  * Can the expression be evaluated right now without anything but pure
- * work?  Its tree must be pure, and the plan reference and ExprState it
- * needs must already exist in this transaction; the plan must still be
- * valid (checking that touches no catalogs: the search path was brought
- * up to date when the handler block was entered).
+ * work?  Its tree must be pure, with an ExprState built from the current
+ * plan, and the plan must still be valid.  Checking that touches no
+ * catalogs: the search path was brought up to date when the handler
+ * block was entered.
+ *
+ * On first use in a transaction this also takes the transaction's
+ * reference to the plan.  That reference belongs to the per-transaction
+ * resource owner, released at transaction end whatever happens to
+ * subtransactions, so taking it needs no savepoint.
  */
 static inline bool
 simple_expr_ready_for_pure_eval(PlnExpr *expr, LocalTransactionId curlxid)
 {
-	return (expr->purity == PLN_PURITY_PURE &&
-			expr->simple_plan_lxid == curlxid &&
-			expr->simple_state_lxid == curlxid &&
-			CachedPlanIsSimplyValid(expr->simple_plansource,
-									expr->simple_plan, NULL));
+	if (expr->purity != PLN_PURITY_PURE || expr->simple_state_cxt == NULL)
+		return false;
+
+	if (likely(expr->simple_plan_lxid == curlxid))
+	{
+		if (!CachedPlanIsSimplyValid(expr->simple_plansource,
+									 expr->simple_plan, NULL))
+			return false;
+	}
+	else
+	{
+		if (!CachedPlanIsSimplyValid(expr->simple_plansource,
+									 expr->simple_plan,
+									 simple_eval_resowner))
+			return false;
+		expr->simple_plan_lxid = curlxid;
+	}
+
+	/* a state built from an older plan of the same query will not do */
+	if (expr->simple_plan->generation != expr->simple_state_generation)
+		return false;
+
+	if (expr->simple_state_lxid != curlxid)
+	{
+		expr->simple_in_use = false;
+		expr->simple_state_lxid = curlxid;
+	}
+	return true;
+}
+
+/*
+ * Build the ExprState the expression's current plan needs in this
+ * transaction.  A pure expression's state depends on nothing but its plan
+ * (the functions it calls look nothing up while running), so it is kept
+ * across transactions in a context of its own; any other state lives in
+ * the per-transaction executor state, like PL/pgSQL's.
+ */
+static void
+simple_expr_build_state(PlnExecState *estate, PlnExpr *expr,
+						LocalTransactionId curlxid)
+{
+	MemoryContext oldcontext;
+
+	if (expr->purity == PLN_PURITY_PURE)
+	{
+		if (expr->simple_state_cxt == NULL ||
+			expr->simple_state_generation != expr->simple_plan->generation)
+		{
+			if (expr->simple_state_cxt != NULL)
+				MemoryContextDelete(expr->simple_state_cxt);
+			expr->simple_state_cxt = NULL;
+			expr->simple_state = NULL;
+			expr->simple_state_cxt =
+				AllocSetContextCreate(expr->func->fn_cxt,
+									  "PL/nimble pure expression state",
+									  ALLOCSET_SMALL_SIZES);
+			oldcontext = MemoryContextSwitchTo(expr->simple_state_cxt);
+			expr->simple_state = ExecInitExprWithParams(expr->simple_expr,
+														estate->paramLI);
+			MemoryContextSwitchTo(oldcontext);
+			expr->simple_state_generation = expr->simple_plan->generation;
+		}
+	}
+	else
+	{
+		if (expr->simple_state_cxt != NULL)
+			MemoryContextDelete(expr->simple_state_cxt);
+		expr->simple_state_cxt = NULL;
+		oldcontext = MemoryContextSwitchTo(simple_eval_estate->es_query_cxt);
+		expr->simple_state = ExecInitExprWithParams(expr->simple_expr,
+													estate->paramLI);
+		MemoryContextSwitchTo(oldcontext);
+	}
+	expr->simple_in_use = false;
+	expr->simple_state_lxid = curlxid;
 }
 
 /*
@@ -535,15 +609,10 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 			return false;
 
 		/* (re)build the expression state once per transaction */
-		if (expr->simple_state_lxid != curlxid)
-		{
-			oldcontext = MemoryContextSwitchTo(simple_eval_estate->es_query_cxt);
-			expr->simple_state = ExecInitExprWithParams(expr->simple_expr,
-														estate->paramLI);
-			expr->simple_in_use = false;
-			expr->simple_state_lxid = curlxid;
-			MemoryContextSwitchTo(oldcontext);
-		}
+		if (expr->simple_state_lxid != curlxid ||
+			(expr->simple_state_cxt != NULL &&
+			 expr->simple_state_generation != expr->simple_plan->generation))
+			simple_expr_build_state(estate, expr, curlxid);
 		pure = (expr->purity == PLN_PURITY_PURE);
 	}
 

@@ -210,6 +210,9 @@ typedef struct PlnExpr
 	LocalTransactionId simple_plan_lxid;
 	ExprState  *simple_state;	/* valid in transaction simple_state_lxid */
 	LocalTransactionId simple_state_lxid;
+	MemoryContext simple_state_cxt; /* holds a pure expression's state */
+	int			simple_state_generation;	/* of the plan it was built
+											 * from */
 	bool		simple_in_use;	/* recursion guard */
 
 	/* lazy-savepoint analysis of the current simple plan (purity.c) */

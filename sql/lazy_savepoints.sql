@@ -1,0 +1,252 @@
+-- lazy_savepoints: when exception blocks start their subtransaction.
+-- The session counters of plnimble_savepoint_stats() prove it without
+-- timing anything: pure blocks never start one, a block starts one right
+-- before its first impure statement, nested blocks start theirs outermost
+-- first, and plnimble.lazy_savepoints = off starts one on every entry.
+-- plnimble_savepoint_plan() shows the same decisions for a function.
+-- Also: thousands of errors caught without a savepoint leave no leaked
+-- resources and no memory behind.
+-- plnimble-only (listed in oracle-allowlist.txt): PL/pgSQL has neither
+-- the counters nor the plan view.
+
+-- counters since the previous call of sp_delta()
+CREATE TABLE sp_prev AS SELECT * FROM plnimble_savepoint_stats();
+CREATE FUNCTION sp_delta(OUT blocks bigint, OUT savepoints bigint,
+                         OUT caught_lazy bigint, OUT caught_subxact bigint)
+LANGUAGE sql AS $$
+    WITH cur AS (SELECT * FROM plnimble_savepoint_stats()),
+         old AS (SELECT * FROM sp_prev),
+         upd AS (UPDATE sp_prev SET (blocks_entered, savepoints_materialized,
+                                     errors_caught_lazy, errors_caught_subxact)
+                     = (SELECT * FROM cur))
+    SELECT cur.blocks_entered - old.blocks_entered,
+           cur.savepoints_materialized - old.savepoints_materialized,
+           cur.errors_caught_lazy - old.errors_caught_lazy,
+           cur.errors_caught_subxact - old.errors_caught_subxact
+      FROM cur, old
+$$;
+CREATE TABLE sp_t (a int PRIMARY KEY, note text);
+
+-- 10,000 pure exception blocks start no savepoint.  Planning an
+-- expression reads the catalogs, so the very first run of the function
+-- starts one savepoint, once; after that the plans and the state of its
+-- pure expressions are kept, and later calls, in the same transaction or
+-- in new ones, start none.
+CREATE FUNCTION sp_pure_loop(n int) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+    x int := 0;
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            x := x + i % 7;
+            IF x > 1000000 THEN
+                x := 0;
+            END IF;
+        EXCEPTION WHEN OTHERS THEN
+            RAISE NOTICE 'not reached';
+        END;
+    END LOOP;
+    RETURN x;
+END
+$$;
+SELECT * FROM sp_delta();
+SELECT sp_pure_loop(10000);
+SELECT * FROM sp_delta();
+SELECT sp_pure_loop(10000);
+SELECT * FROM sp_delta();
+BEGIN;
+SELECT sp_pure_loop(10000);
+SELECT sp_pure_loop(10000);
+SELECT * FROM sp_delta();
+COMMIT;
+
+-- a block with nothing to plan starts none even on first use
+CREATE FUNCTION sp_empty_loop(n int) RETURNS int LANGUAGE plpgsql AS $$
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            NULL;
+        EXCEPTION WHEN OTHERS THEN
+            NULL;
+        END;
+    END LOOP;
+    RETURN n;
+END
+$$;
+SELECT sp_empty_loop(10000);
+SELECT * FROM sp_delta();
+
+-- errors in pure code are caught without a savepoint (the first call
+-- plans the function)
+CREATE FUNCTION sp_safe_int(s text) RETURNS int LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN s::int;
+EXCEPTION WHEN invalid_text_representation THEN
+    RETURN NULL;
+END
+$$;
+BEGIN;
+SELECT sp_safe_int('1');
+SELECT * FROM sp_delta();
+SELECT count(sp_safe_int(CASE WHEN i % 2 = 0 THEN i::text ELSE 'x' || i END))
+  FROM generate_series(1, 1000) i;
+SELECT * FROM sp_delta();
+COMMIT;
+
+-- the third statement is an INSERT: the savepoint starts there, once
+CREATE FUNCTION sp_third_insert(k int, fail_at int) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+    x int := 0;
+BEGIN
+    BEGIN
+        x := 10 / (fail_at - 1);
+        x := 10 / (fail_at - 2);
+        INSERT INTO sp_t VALUES (k, 'third');
+        x := 10 / (fail_at - 4);
+        RETURN 'done';
+    EXCEPTION WHEN division_by_zero THEN
+        RETURN 'caught at ' || fail_at;
+    END;
+END
+$$;
+SELECT * FROM plnimble_savepoint_plan('sp_third_insert(int, int)');
+SELECT sp_third_insert(1, 0);   -- runs through: one savepoint, released
+SELECT * FROM sp_delta();
+SELECT sp_third_insert(2, 2);   -- fails before the INSERT: no savepoint
+SELECT * FROM sp_delta();
+SELECT sp_third_insert(3, 4);   -- fails after it: rolled back
+SELECT * FROM sp_delta();
+SELECT * FROM sp_t ORDER BY a;
+
+-- nested blocks start their savepoints outermost first, all at once,
+-- when the innermost writes; each rolls back its own part
+CREATE FUNCTION sp_nested(fail_in text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    x int := 1;
+BEGIN
+    BEGIN                                   -- outer
+        x := x + 1;
+        BEGIN                               -- middle
+            x := x + 1;
+            BEGIN                           -- inner
+                x := x + 1;
+                INSERT INTO sp_t VALUES (10 + x, 'inner ' || fail_in);
+                IF fail_in = 'inner' THEN x := x / 0; END IF;
+            EXCEPTION WHEN division_by_zero THEN
+                RETURN 'inner caught, x=' || x;
+            END;
+            IF fail_in = 'middle' THEN x := x / 0; END IF;
+        EXCEPTION WHEN division_by_zero THEN
+            RETURN 'middle caught, x=' || x;
+        END;
+        IF fail_in = 'outer' THEN x := x / 0; END IF;
+    EXCEPTION WHEN division_by_zero THEN
+        RETURN 'outer caught, x=' || x;
+    END;
+    RETURN 'no error, x=' || x;
+END
+$$;
+SELECT * FROM plnimble_savepoint_plan('sp_nested(text)');
+DELETE FROM sp_t;
+SELECT sp_nested('inner');
+SELECT * FROM sp_delta();
+SELECT sp_nested('middle');
+SELECT * FROM sp_delta();
+SELECT sp_nested('outer');
+SELECT * FROM sp_delta();
+SELECT sp_nested('none');
+SELECT * FROM sp_delta();
+SELECT * FROM sp_t ORDER BY a;
+
+-- what makes a block start its savepoint
+CREATE DOMAIN sp_posint AS int CHECK (VALUE > 0);
+CREATE FUNCTION sp_reasons(s text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    d sp_posint;
+    r record;
+    n numeric(6, 2);
+BEGIN
+    BEGIN
+        n := length(s) * 1.5;          -- allowlisted
+        s := s || '!';                 -- allowlisted
+    EXCEPTION WHEN OTHERS THEN NULL;
+    END;
+    BEGIN
+        s := upper(s);                 -- upper() is not on the allowlist
+    EXCEPTION WHEN OTHERS THEN NULL;
+    END;
+    BEGIN
+        d := length(s);                -- a domain check
+    EXCEPTION WHEN OTHERS THEN NULL;
+    END;
+    BEGIN
+        RAISE NOTICE 'today is %', current_date = current_date;  -- reads state
+    EXCEPTION WHEN OTHERS THEN NULL;
+    END;
+    BEGIN
+        SELECT 1 AS a INTO r;          -- SQL
+    EXCEPTION WHEN OTHERS THEN NULL;
+    END;
+    BEGIN
+        s := s || (SELECT count(*) FROM sp_t);   -- a query
+    EXCEPTION WHEN OTHERS THEN NULL;
+    END;
+    RETURN s;
+END
+$$;
+SELECT * FROM plnimble_savepoint_plan('sp_reasons(text)');
+BEGIN;
+SELECT sp_reasons('ab');
+SELECT * FROM sp_delta();
+SELECT sp_reasons('ab');    -- planned: only the impure blocks start one
+SELECT * FROM sp_delta();
+COMMIT;
+
+-- plnimble.lazy_savepoints = off: a savepoint on every entry, as PL/pgSQL
+SET plnimble.lazy_savepoints = off;
+SELECT sp_empty_loop(1000);
+SELECT * FROM sp_delta();
+SELECT sp_safe_int('x');
+SELECT * FROM sp_delta();
+RESET plnimble.lazy_savepoints;
+SELECT sp_empty_loop(1000);
+SELECT * FROM sp_delta();
+
+-- thousands of errors caught without a savepoint: no leak warnings at
+-- commit, and the backend's memory does not grow with their number
+CREATE FUNCTION sp_many_errors(n int) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+    caught int := 0;
+    x int;
+    s text;
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            s := 'bad' || i;
+            x := s::int;
+        EXCEPTION WHEN invalid_text_representation THEN
+            caught := caught + 1;
+        END;
+        BEGIN
+            x := i / 0;
+        EXCEPTION WHEN division_by_zero THEN
+            caught := caught + 1;
+        END;
+    END LOOP;
+    RETURN caught;
+END
+$$;
+SELECT sp_many_errors(1000);
+CREATE TABLE sp_mem AS
+    SELECT sum(total_bytes) AS bytes FROM pg_backend_memory_contexts;
+BEGIN;
+SELECT sp_many_errors(20000);
+COMMIT;
+SELECT * FROM sp_delta();
+SELECT (SELECT sum(total_bytes) FROM pg_backend_memory_contexts)
+       - bytes < 256 * 1024 AS memory_flat
+  FROM sp_mem;
+
+-- the plan view wants a function run by plnimble
+SELECT * FROM plnimble_savepoint_plan('now()');

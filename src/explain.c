@@ -465,22 +465,30 @@ plnimble_savepoint_plan(PG_FUNCTION_ARGS)
 
 	func = pln_compile_for_validation(funcoid, get_func_rettype(funcoid));
 
+	/* keep the function alive, and findable by the parser hooks */
 	func->use_count++;
 	save_cur_estate = func->cur_estate;
-	pln_init_analysis_state(&estate, func);
+	PG_TRY();
+	{
+		pln_init_analysis_state(&estate, func);
 
-	sp.estate = &estate;
-	sp.why = palloc0(sizeof(char *) * (func->nstatements + 1));
-	sp.out = rsinfo->setResult;
-	sp.outdesc = rsinfo->setDesc;
+		sp.estate = &estate;
+		sp.why = palloc0(sizeof(char *) * (func->nstatements + 1));
+		sp.out = rsinfo->setResult;
+		sp.outdesc = rsinfo->setDesc;
 
-	top = list_make1(func->action);
-	analyse_stmts(&sp, top);
-	show_stmts(&sp, top, 0);
+		top = list_make1(func->action);
+		analyse_stmts(&sp, top);
+		show_stmts(&sp, top, 0);
 
-	pln_destroy_econtext(&estate);
-	func->cur_estate = save_cur_estate;
-	func->use_count--;
+		pln_destroy_econtext(&estate);
+	}
+	PG_FINALLY();
+	{
+		func->cur_estate = save_cur_estate;
+		func->use_count--;
+	}
+	PG_END_TRY();
 
 	if ((rc = SPI_finish()) != SPI_OK_FINISH)
 		elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));

@@ -262,7 +262,9 @@ pln_materialize_savepoints(PlnExecState *estate)
 /*
  * The state every caught error must leave behind: the call's memory
  * context, the statement and handler that were running when the block was
- * entered, and no simple expression marked as being evaluated.  A failed simple
+ * entered, no simple expression marked as being evaluated, and empty
+ * scratch memory.  (No statement keeps anything in the statement context
+ * while statements nested in it run, so it can be reset here.)  A failed simple
  * expression may be used again in this transaction (PL/pgSQL instead
  * sends it through SPI from then on).
  */
@@ -279,8 +281,10 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 	estate->raising_notice = false;
 	/* a handler inside the block that failed is no longer running */
 	estate->cur_error = frame->entry_cur_error;
-	/* what the failed expression left in scratch memory */
+	/* what the failed statement left in scratch memory */
 	exec_eval_cleanup(estate);
+	if (estate->stmt_mcontext != NULL)
+		MemoryContextReset(estate->stmt_mcontext);
 }
 
 /*

@@ -63,7 +63,7 @@ function row(w, c, m,    kp, kn, pg, nim, ratio, st, t, notes, sp, k, key, r, q,
 	kp = c SUBSEP m SUBSEP "plpgsql"; kn = c SUBSEP m SUBSEP "plnimble"
 	pg = (kp in med) ? med[kp] : ""
 	nim = (kn in med) ? med[kn] : ""
-	t = (m == "lazy_off") ? "0.9..1.1" : target[c]
+	t = (m == "lazy_off") ? ">=0.9" : target[c]
 	notes = ""
 	if (pg != "" && nim != "" && nim + 0 > 0) {
 		ratio = sprintf("%.2f", pg / nim)
@@ -178,7 +178,7 @@ END {
 		print "## (f) plnimble.lazy_savepoints = off"
 		print ""
 		if (lazyoff == 1) {
-			print "The same cases again, with `SET plnimble.lazy_savepoints = off` around the plnimble calls only; plpgsql is measured again alongside. Target: within 10% of plpgsql (ratio 0.9–1.1)."
+			print "The same cases again, with `SET plnimble.lazy_savepoints = off` around the plnimble calls only; plpgsql is measured again alongside. Target: the non-lazy path is not slower than plpgsql by more than 10% (ratio ≥ 0.9; being faster is fine)."
 			print ""
 			print "| workload | case | n | plpgsql ms | plnimble (off) ms | ratio | rep ratios | target | status | notes |"
 			print "|---|---|---:|---:|---:|---:|---|---|---|---|"

@@ -452,8 +452,8 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 
 	CHECK_FOR_INTERRUPTS();
 
-	if (unlikely(pln_in_lazy_region(estate)) && !stmt_may_run_lazily(stmt))
-		pln_materialize_savepoints(estate);
+	if (!stmt_may_run_lazily(stmt))
+		pln_need_savepoint(estate);
 
 	switch (stmt->cmd_type)
 	{

@@ -571,6 +571,8 @@ typedef struct PlnExecState
 	/* the innermost exception block in progress, see savepoint.c */
 	PlnSavepointFrame *sp_top;
 	bool		raising_notice; /* RAISE of a level below ERROR running */
+	bool		search_path_checked;	/* up to date since the last
+										 * impure work? */
 
 	/* error context */
 	PlnStmt    *err_stmt;
@@ -808,12 +810,15 @@ pln_in_lazy_region(PlnExecState *estate)
 }
 
 /*
- * Call before doing anything that is not known to be pure: it starts the
- * subtransactions of all enclosing handler blocks that do not have one.
+ * Call before doing anything that is not known to be pure, inside a
+ * handler block or not: it starts the subtransactions of all enclosing
+ * handler blocks that do not have one.
  */
 static inline void
 pln_need_savepoint(PlnExecState *estate)
 {
+	/* impure work may change the search path (see savepoint.c) */
+	estate->search_path_checked = false;
 	if (unlikely(pln_in_lazy_region(estate)))
 		pln_materialize_savepoints(estate);
 }

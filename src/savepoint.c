@@ -388,15 +388,19 @@ exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 		materialize_frame(estate, &frame);
 		estate->err_text = NULL;
 	}
-	else
+	else if (!estate->search_path_checked)
 	{
 		/*
 		 * Checking that a cached plan is still valid compares search
 		 * paths, which recomputes ours from the catalogs if it changed
 		 * since last used.  Do that now, so that it never happens in the
-		 * pure region.  (Nothing pure can change the search path.)
+		 * pure region.  Only impure work can change the search path (a
+		 * SET, a role change, catalog invalidations), and all impure work
+		 * passes pln_need_savepoint(), which clears the flag; so once
+		 * checked it stays good until then.
 		 */
 		(void) fetch_search_path_array(NULL, 0);
+		estate->search_path_checked = true;
 	}
 
 	estate->sp_top = &frame;

@@ -359,16 +359,48 @@ release_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 }
 
 /*
+ * The unusual parts of entering a block: with lazy savepoints off, start
+ * the subtransaction right away (the PL/pgSQL way); otherwise bring the
+ * search path up to date if impure work may have changed it.
+ *
+ * Checking that a cached plan is still valid compares search paths, which
+ * recomputes ours from the catalogs if it changed since it was last used.
+ * That must never happen in a pure region, so it is done here, before the
+ * region starts.  Only impure work can change the search path (a SET, a
+ * role change, catalog invalidations), and all impure work passes
+ * pln_need_savepoint(), which clears search_path_checked; so once checked
+ * it stays good until then.
+ */
+static void
+enter_frame_slowly(PlnExecState *estate, PlnSavepointFrame *frame)
+{
+	if (!pln_lazy_savepoints)
+	{
+		estate->err_text = "during statement block entry";
+		materialize_frame(estate, frame);
+		estate->err_text = NULL;
+	}
+	else
+	{
+		(void) fetch_search_path_array(NULL, 0);
+		estate->search_path_checked = true;
+	}
+}
+
+/*
  * Run a block that has an EXCEPTION clause.  Its variables have already
  * been initialised (outside the block's protection, so errors there are
  * not caught by its own handlers).
+ *
+ * This is the hot path of lazy savepoints: entering and leaving a block
+ * that stays pure costs a frame on the C stack and a sigsetjmp.
  */
 int
 exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 {
 	PlnSavepointFrame frame;
-	volatile int rc = PLN_RC_OK;
-	ErrorData  *volatile edata = NULL;
+	ErrorData  *edata = NULL;
+	int			rc = PLN_RC_OK;
 
 	pln_stats.blocks_entered++;
 
@@ -378,33 +410,16 @@ exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 	frame.entry_context = CurrentMemoryContext;
 	frame.entry_err_stmt = estate->err_stmt;
 	frame.entry_cur_error = estate->cur_error;
-	frame.outer_owner = NULL;
-	frame.outer_econtext = NULL;
 
-	if (!pln_lazy_savepoints)
-	{
-		/* the PL/pgSQL way: a subtransaction right away */
-		estate->err_text = "during statement block entry";
-		materialize_frame(estate, &frame);
-		estate->err_text = NULL;
-	}
-	else if (!estate->search_path_checked)
-	{
-		/*
-		 * Checking that a cached plan is still valid compares search
-		 * paths, which recomputes ours from the catalogs if it changed
-		 * since last used.  Do that now, so that it never happens in the
-		 * pure region.  Only impure work can change the search path (a
-		 * SET, a role change, catalog invalidations), and all impure work
-		 * passes pln_need_savepoint(), which clears the flag; so once
-		 * checked it stays good until then.
-		 */
-		(void) fetch_search_path_array(NULL, 0);
-		estate->search_path_checked = true;
-	}
+	if (unlikely(!pln_lazy_savepoints || !estate->search_path_checked))
+		enter_frame_slowly(estate, &frame);
 
 	estate->sp_top = &frame;
 
+	/*
+	 * rc and edata need not be volatile: rc is only read when no error was
+	 * thrown, and edata is only set after one was.
+	 */
 	PG_TRY();
 	{
 		rc = exec_stmts(estate, block->body);
@@ -423,8 +438,7 @@ exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 	}
 	PG_END_TRY();
 
-	if (edata != NULL)
-		rc = run_matching_handler(estate, block, edata);
-
+	if (unlikely(edata != NULL))
+		return run_matching_handler(estate, block, edata);
 	return rc;
 }

@@ -216,3 +216,20 @@ BEGIN
 END
 $$;
 SELECT rc_from_do();
+
+-- a function that replaces itself while the same query calls it again
+-- from other places: each place sees a valid version, never a freed one
+CREATE FUNCTION rc_selfmod(x integer) RETURNS integer LANGUAGE plnimble AS $f$
+BEGIN
+    CREATE OR REPLACE FUNCTION rc_selfmod(x integer) RETURNS integer
+    LANGUAGE plnimble AS $g$
+    BEGIN
+        RETURN x * 100;
+    END
+    $g$;
+    RETURN x;
+END
+$f$;
+SELECT rc_selfmod(1), rc_selfmod(2), rc_selfmod(3);
+SELECT rc_selfmod(1), rc_selfmod(2);
+SELECT rc_selfmod(i) FROM generate_series(4, 6) i;

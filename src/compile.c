@@ -98,6 +98,15 @@ pln_compile(FunctionCallInfo fcinfo, bool forValidator)
 	bool		function_valid = false;
 	bool		hashkey_valid = false;
 
+	/*
+	 * A function found through fn_extra and checked against its pg_proc
+	 * row since the row last changed needs no catalog lookup: a change
+	 * clears fn_proc_checked (pln_proc_inval_callback).
+	 */
+	function = (PlnFunction *) fcinfo->flinfo->fn_extra;
+	if (function != NULL && function->fn_proc_checked && !forValidator)
+		return function;
+
 	procTup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcOid));
 	if (!HeapTupleIsValid(procTup))
 		elog(ERROR, "cache lookup failed for function %u", funcOid);
@@ -151,6 +160,13 @@ recheck:
 	}
 
 	ReleaseSysCache(procTup);
+
+	if (!forValidator)
+	{
+		function->fn_proc_hashvalue =
+			GetSysCacheHashValue1(PROCOID, ObjectIdGetDatum(funcOid));
+		function->fn_proc_checked = true;
+	}
 
 	fcinfo->flinfo->fn_extra = (void *) function;
 	return function;
@@ -211,7 +227,12 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 									 ALLOCSET_DEFAULT_SIZES);
 	pln_compile_tmp_cxt = MemoryContextSwitchTo(func_cxt);
 
-	function = palloc0(sizeof(PlnFunction));
+	/*
+	 * The struct itself is never freed: FmgrInfos of running queries may
+	 * still point at it (fn_extra) after it is replaced, and they must be
+	 * able to see that it is stale.  Everything it owns is in func_cxt.
+	 */
+	function = MemoryContextAllocZero(TopMemoryContext, sizeof(PlnFunction));
 	function->fn_signature = format_procedure(fcinfo->flinfo->fn_oid);
 	MemoryContextSetIdentifier(func_cxt, function->fn_signature);
 	function->fn_oid = fcinfo->flinfo->fn_oid;
@@ -1105,6 +1126,26 @@ hash_insert(PlnFunction *function, PlnFuncKey *key)
 	function->fn_hashkey = &entry->key;
 }
 
+/*
+ * A pg_proc row changed (hashvalue 0: maybe all of them): functions
+ * compiled from it must be checked again at their next call.
+ */
+void
+pln_proc_inval_callback(Datum arg, int cacheid, uint32 hashvalue)
+{
+	HASH_SEQ_STATUS status;
+	PlnHashEntry *entry;
+
+	if (pln_hashtable == NULL)
+		return;
+	hash_seq_init(&status, pln_hashtable);
+	while ((entry = (PlnHashEntry *) hash_seq_search(&status)) != NULL)
+	{
+		if (hashvalue == 0 || entry->function->fn_proc_hashvalue == hashvalue)
+			entry->function->fn_proc_checked = false;
+	}
+}
+
 static void
 hash_delete(PlnFunction *function)
 {
@@ -1121,6 +1162,7 @@ hash_delete(PlnFunction *function)
 static void
 delete_function(PlnFunction *func)
 {
+	func->fn_proc_checked = false;
 	hash_delete(func);
 	if (func->use_count == 0)
 		pln_free_function_memory(func);
@@ -1134,6 +1176,9 @@ void
 pln_free_function_memory(PlnFunction *func)
 {
 	Assert(func->use_count == 0);
+	/* it may be reached again through another FmgrInfo */
+	if (func->fn_cxt == NULL)
+		return;
 	/* prepared plans live outside the function's context */
 	{
 		ListCell   *lc;
@@ -1149,9 +1194,7 @@ pln_free_function_memory(PlnFunction *func)
 			}
 		}
 	}
-	if (func->fn_cxt)
-	{
-		MemoryContextDelete(func->fn_cxt);
-		func->fn_cxt = NULL;
-	}
+	func->planned_exprs = NIL;
+	MemoryContextDelete(func->fn_cxt);
+	func->fn_cxt = NULL;
 }

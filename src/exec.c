@@ -259,10 +259,32 @@ static void
 copy_datums(PlnExecState *estate, PlnFunction *func)
 {
 	int			ndatums = func->ndatums;
+	Size		space = 0;
+	char	   *ws;
 	int			i;
 
 	estate->ndatums = ndatums;
 	estate->datums = palloc(sizeof(PlnDatum *) * ndatums);
+
+	/* one allocation for all the copies: calls are frequent */
+	for (i = 0; i < ndatums; i++)
+	{
+		switch (func->datums[i]->dtype)
+		{
+			case PLN_DTYPE_VAR:
+				space += MAXALIGN(sizeof(PlnVar));
+				break;
+			case PLN_DTYPE_REC:
+				space += MAXALIGN(sizeof(PlnRec));
+				break;
+			case PLN_DTYPE_RECFIELD:
+				space += MAXALIGN(sizeof(PlnRecField));
+				break;
+			default:
+				break;
+		}
+	}
+	ws = space > 0 ? palloc(space) : NULL;
 
 	for (i = 0; i < ndatums; i++)
 	{
@@ -272,18 +294,21 @@ copy_datums(PlnExecState *estate, PlnFunction *func)
 		switch (indatum->dtype)
 		{
 			case PLN_DTYPE_VAR:
-				outdatum = palloc(sizeof(PlnVar));
+				outdatum = (PlnDatum *) ws;
 				memcpy(outdatum, indatum, sizeof(PlnVar));
+				ws += MAXALIGN(sizeof(PlnVar));
 				break;
 			case PLN_DTYPE_REC:
-				outdatum = palloc(sizeof(PlnRec));
+				outdatum = (PlnDatum *) ws;
 				memcpy(outdatum, indatum, sizeof(PlnRec));
+				ws += MAXALIGN(sizeof(PlnRec));
 				break;
 			case PLN_DTYPE_RECFIELD:
 				/* its lookup cache is per call */
-				outdatum = palloc(sizeof(PlnRecField));
+				outdatum = (PlnDatum *) ws;
 				memcpy(outdatum, indatum, sizeof(PlnRecField));
 				((PlnRecField *) outdatum)->rectupdescid = INVALID_TUPLEDESC_IDENTIFIER;
+				ws += MAXALIGN(sizeof(PlnRecField));
 				break;
 			default:
 				outdatum = indatum;

@@ -58,6 +58,14 @@ typedef struct EcontextStackEntry
 
 static EcontextStackEntry *econtext_stack = NULL;
 
+/*
+ * Expression contexts of calls and blocks that have ended, kept for reuse
+ * in this transaction: creating and freeing one costs about as much as
+ * the rest of a small function call.  They have no shutdown callbacks
+ * left and empty scratch memory.
+ */
+static EcontextStackEntry *econtext_free = NULL;
+
 static void exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr);
 static void remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource);
 static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
@@ -850,9 +858,17 @@ pln_create_econtext(PlnExecState *estate)
 			ResourceOwnerCreate(TopTransactionResourceOwner,
 								"PL/nimble simple expressions");
 
-	entry = MemoryContextAlloc(TopTransactionContext,
-							   sizeof(EcontextStackEntry));
-	entry->econtext = CreateExprContext(simple_eval_estate);
+	if (econtext_free != NULL)
+	{
+		entry = econtext_free;
+		econtext_free = entry->next;
+	}
+	else
+	{
+		entry = MemoryContextAlloc(TopTransactionContext,
+								   sizeof(EcontextStackEntry));
+		entry->econtext = CreateExprContext(simple_eval_estate);
+	}
 	entry->subxid = GetCurrentSubTransactionId();
 	entry->next = econtext_stack;
 	econtext_stack = entry;
@@ -871,6 +887,19 @@ pln_transaction_eval_context(void)
 	return simple_eval_estate->es_query_cxt;
 }
 
+/*
+ * An expression context is done with: run its shutdown callbacks, empty
+ * its scratch memory and keep it for the next call or block of this
+ * transaction.
+ */
+static void
+release_econtext(EcontextStackEntry *entry)
+{
+	ReScanExprContext(entry->econtext);
+	entry->next = econtext_free;
+	econtext_free = entry;
+}
+
 /* Release the call's expression context at normal exit */
 void
 pln_destroy_econtext(PlnExecState *estate)
@@ -880,30 +909,11 @@ pln_destroy_econtext(PlnExecState *estate)
 	Assert(econtext_stack != NULL);
 	Assert(econtext_stack->econtext == estate->eval_econtext);
 
-	FreeExprContext(econtext_stack->econtext, true);
 	next = econtext_stack->next;
-	pfree(econtext_stack);
+	release_econtext(econtext_stack);
 	econtext_stack = next;
 
 	estate->eval_econtext = NULL;
-}
-
-/*
- * After an error was caught in this call, drop the expression contexts of
- * inner calls that the error unwound, without running their callbacks.
- */
-void
-pln_unwind_econtexts(PlnExecState *estate)
-{
-	while (econtext_stack != NULL &&
-		   econtext_stack->econtext != estate->eval_econtext)
-	{
-		EcontextStackEntry *next = econtext_stack->next;
-
-		FreeExprContext(econtext_stack->econtext, false);
-		pfree(econtext_stack);
-		econtext_stack = next;
-	}
 }
 
 /*
@@ -919,12 +929,15 @@ pln_subxact_cb(SubXactEvent event, SubTransactionId mySubid,
 	{
 		while (econtext_stack != NULL && econtext_stack->subxid == mySubid)
 		{
-			EcontextStackEntry *next;
+			EcontextStackEntry *next = econtext_stack->next;
 
-			FreeExprContext(econtext_stack->econtext,
-							(event == SUBXACT_EVENT_COMMIT_SUB));
-			next = econtext_stack->next;
-			pfree(econtext_stack);
+			if (event == SUBXACT_EVENT_COMMIT_SUB)
+				release_econtext(econtext_stack);
+			else
+			{
+				FreeExprContext(econtext_stack->econtext, false);
+				pfree(econtext_stack);
+			}
 			econtext_stack = next;
 		}
 	}
@@ -943,6 +956,7 @@ pln_xact_cb(XactEvent event, void *arg)
 		event == XACT_EVENT_PREPARE)
 	{
 		econtext_stack = NULL;
+		econtext_free = NULL;
 		if (simple_eval_estate)
 			FreeExecutorState(simple_eval_estate);
 		simple_eval_estate = NULL;
@@ -955,6 +969,7 @@ pln_xact_cb(XactEvent event, void *arg)
 	{
 		/* the memory goes with the transaction */
 		econtext_stack = NULL;
+		econtext_free = NULL;
 		simple_eval_estate = NULL;
 		simple_eval_resowner = NULL;
 	}

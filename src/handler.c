@@ -22,6 +22,7 @@
 #include "nodes/parsenodes.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/varlena.h"
@@ -205,6 +206,7 @@ _PG_init(void)
 
 	RegisterXactCallback(pln_xact_cb, NULL);
 	RegisterSubXactCallback(pln_subxact_cb, NULL);
+	CacheRegisterSyscacheCallback(PROCOID, pln_proc_inval_callback, (Datum) 0);
 
 	inited = true;
 }

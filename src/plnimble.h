@@ -514,6 +514,8 @@ typedef struct PlnFunction
 	List	   *planned_exprs;
 
 	/* run-time bookkeeping */
+	uint32		fn_proc_hashvalue;	/* of its pg_proc row in the syscache */
+	bool		fn_proc_checked;	/* valid as of the row's last change */
 	unsigned long use_count;	/* calls in progress: do not free while > 0 */
 	struct PlnExecState *cur_estate;	/* innermost active call */
 } PlnFunction;
@@ -742,7 +744,6 @@ extern int	exec_eval_integer(PlnExecState *estate, PlnExpr *expr,
 extern void pln_setup_param_list(PlnExecState *estate);
 extern void pln_create_econtext(PlnExecState *estate);
 extern void pln_destroy_econtext(PlnExecState *estate);
-extern void pln_unwind_econtexts(PlnExecState *estate);
 extern MemoryContext pln_transaction_eval_context(void);
 extern void pln_exec_datum_value(PlnExecState *estate, PlnDatum *datum,
 								 Oid *typeid, int32 *typetypmod,
@@ -822,6 +823,9 @@ pln_need_savepoint(PlnExecState *estate)
 	if (unlikely(pln_in_lazy_region(estate)))
 		pln_materialize_savepoints(estate);
 }
+
+/* compile.c */
+extern void pln_proc_inval_callback(Datum arg, int cacheid, uint32 hashvalue);
 
 /* handler.c */
 extern PlnFunction *pln_compile_for_validation(Oid funcoid, Oid rettype);

@@ -51,7 +51,8 @@ static Datum cast_return_value(PlnExecState *estate, FunctionCallInfo fcinfo);
  * Run one call of a compiled function.
  */
 Datum
-pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic)
+pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
+				  bool spi_connected)
 {
 	PlnExecState estate;
 	ErrorContextCallback plerrcontext;
@@ -64,6 +65,8 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic)
 	estate.rettype = InvalidOid;
 	estate.readonly_func = func->fn_readonly;
 	estate.atomic = atomic;
+	estate.spi_connected = spi_connected;
+	estate.spi_finish = false;
 	estate.datum_context = CurrentMemoryContext;
 	func->cur_estate = &estate;
 
@@ -160,11 +163,62 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic)
 	exec_eval_cleanup(&estate);
 	pln_destroy_econtext(&estate);
 
+	/* the datum context is the caller's: leave nothing behind in it */
+	if (estate.stmt_mcontext != NULL)
+		MemoryContextDelete(estate.stmt_mcontext);
+
+	if (estate.spi_finish)
+	{
+		int			rc = SPI_finish();
+
+		if (rc != SPI_OK_FINISH)
+			elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));
+	}
+
 	error_context_stack = plerrcontext.previous;
 
 	if (func->fn_rettype == VOIDOID)
 		return (Datum) 0;
 	return estate.retval;
+}
+
+/*
+ * Connect the call to SPI.  Done on first need (pln_need_savepoint), never
+ * inside a subtransaction of ours, so that releasing one does not find the
+ * connection still open.  The caller's context, where the call's memory
+ * lives, is where SPI_finish will return to.
+ */
+void
+pln_connect_spi(PlnExecState *estate)
+{
+	MemoryContext oldcontext = MemoryContextSwitchTo(estate->datum_context);
+	int			rc;
+
+	rc = SPI_connect_ext(estate->atomic ? 0 : SPI_OPT_NONATOMIC);
+	if (rc != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
+	MemoryContextSwitchTo(oldcontext);
+	estate->spi_connected = true;
+	estate->spi_finish = true;
+}
+
+/*
+ * Move the result into the caller's memory, out of the expression context
+ * and out of SPI's memory, which go away when the call ends.
+ */
+static Datum
+transfer_result(PlnExecState *estate, Datum value, bool typByVal, int typLen)
+{
+	MemoryContext oldcontext;
+
+	if (estate->spi_connected)
+		return SPI_datumTransfer(value, typByVal, typLen);
+
+	/* not connected: the datum context is the caller's */
+	oldcontext = MemoryContextSwitchTo(estate->datum_context);
+	value = datumTransfer(value, typByVal, typLen);
+	MemoryContextSwitchTo(oldcontext);
+	return value;
 }
 
 /*
@@ -199,7 +253,7 @@ cast_return_value(PlnExecState *estate, FunctionCallInfo fcinfo)
 				break;
 			case TYPEFUNC_RECORD:
 				/* RETURNS record without a column list: pass it through */
-				return SPI_datumTransfer(result, false, -1);
+				return transfer_result(estate, result, false, -1);
 			default:
 				elog(ERROR, "return type must be a row type");
 				break;
@@ -217,14 +271,14 @@ cast_return_value(PlnExecState *estate, FunctionCallInfo fcinfo)
 		tup = map ? execute_attr_map_tuple(&tmptup, map) : &tmptup;
 		ReleaseTupleDesc(srcdesc);
 		result = heap_copy_tuple_as_datum(tup, tupdesc);
-		return SPI_datumTransfer(result, false, -1);
+		return transfer_result(estate, result, false, -1);
 	}
 
 	result = exec_cast_value(estate, result, &fcinfo->isnull,
 							 estate->rettype, -1,
 							 func->fn_rettype, -1);
 	if (!fcinfo->isnull && !func->fn_retbyval)
-		result = SPI_datumTransfer(result, false, func->fn_rettyplen);
+		result = transfer_result(estate, result, false, func->fn_rettyplen);
 	return result;
 }
 
@@ -242,6 +296,7 @@ pln_init_analysis_state(PlnExecState *estate, PlnFunction *func)
 	estate->retisnull = true;
 	estate->readonly_func = func->fn_readonly;
 	estate->atomic = true;
+	estate->spi_connected = true;	/* by the caller */
 	estate->datum_context = CurrentMemoryContext;
 	func->cur_estate = estate;
 

@@ -221,15 +221,15 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	PlnFunction *func;
 	PlnExecState *save_cur_estate;
 	Datum		retval = (Datum) 0;
-	int			rc;
 
 	nonatomic = fcinfo->context &&
 		IsA(fcinfo->context, CallContext) &&
 		!castNode(CallContext, fcinfo->context)->atomic;
 
-	if ((rc = SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0)) != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
-
+	/*
+	 * SPI is connected by the executor when the function first needs it
+	 * (many calls never do), and finished by pln_exec_function.
+	 */
 	func = pln_compile(fcinfo, false);
 
 	/* the function must stay while we run it, even if recompiled meanwhile */
@@ -242,7 +242,7 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("trigger functions are not supported by PL/nimble yet")));
-		retval = pln_exec_function(func, fcinfo, !nonatomic);
+		retval = pln_exec_function(func, fcinfo, !nonatomic, false);
 	}
 	PG_FINALLY();
 	{
@@ -254,9 +254,6 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	/* a version replaced while we ran it is freed by its last call */
 	if (func->use_count == 0 && func->fn_hashkey == NULL)
 		pln_free_function_memory(func);
-
-	if ((rc = SPI_finish()) != SPI_OK_FINISH)
-		elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));
 
 	return retval;
 }
@@ -287,7 +284,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 	func->use_count++;
 	PG_TRY();
 	{
-		(void) pln_exec_function(func, fake_fcinfo, codeblock->atomic);
+		(void) pln_exec_function(func, fake_fcinfo, codeblock->atomic, true);
 	}
 	PG_CATCH();
 	{

@@ -575,6 +575,8 @@ typedef struct PlnExecState
 	bool		raising_notice; /* RAISE of a level below ERROR running */
 	bool		search_path_checked;	/* up to date since the last
 										 * impure work? */
+	bool		spi_connected;	/* has this call connected to SPI? */
+	bool		spi_finish;		/* and must it finish SPI at exit? */
 
 	/* error context */
 	PlnStmt    *err_stmt;
@@ -720,7 +722,8 @@ extern PlnCondition *pln_parse_err_condition(char *condname);
  * ----------
  */
 extern Datum pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo,
-							   bool atomic);
+							   bool atomic, bool spi_connected);
+extern void pln_connect_spi(PlnExecState *estate);
 extern void pln_xact_cb(XactEvent event, void *arg);
 extern void pln_subxact_cb(SubXactEvent event, SubTransactionId mySubid,
 						   SubTransactionId parentSubid, void *arg);
@@ -812,7 +815,8 @@ pln_in_lazy_region(PlnExecState *estate)
 
 /*
  * Call before doing anything that is not known to be pure, inside a
- * handler block or not: it starts the subtransactions of all enclosing
+ * handler block or not: it connects to SPI if the call has not yet (every
+ * use of SPI is impure), and starts the subtransactions of all enclosing
  * handler blocks that do not have one.
  */
 static inline void
@@ -820,6 +824,9 @@ pln_need_savepoint(PlnExecState *estate)
 {
 	/* impure work may change the search path (see savepoint.c) */
 	estate->search_path_checked = false;
+	/* SPI is connected before any impure work, outside our savepoints */
+	if (unlikely(!estate->spi_connected))
+		pln_connect_spi(estate);
 	if (unlikely(pln_in_lazy_region(estate)))
 		pln_materialize_savepoints(estate);
 }

@@ -233,6 +233,10 @@ materialize_frame(PlnExecState *estate, PlnSavepointFrame *frame)
 {
 	MemoryContext oldcontext = CurrentMemoryContext;
 
+	/* SPI must be connected outside our subtransactions */
+	if (!estate->spi_connected)
+		pln_connect_spi(estate);
+
 	if (frame->outer != NULL && !frame->outer->materialized)
 		materialize_frame(estate, frame->outer);
 

@@ -409,7 +409,7 @@ exec_error_callback(void *arg)
 				   PLN_LANG_TITLE,
 				   estate->func->fn_signature,
 				   estate->err_stmt->lineno,
-				   _(pln_stmt_typename(estate->err_stmt)));
+				   pln_stmt_typename(estate->err_stmt));
 	}
 	else
 		errcontext("%s function %s",

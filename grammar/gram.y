@@ -75,6 +75,16 @@ static void cword_is_not_variable(PlnCWord *cword, int location) pg_attribute_no
 static void current_token_is_not_variable(int tok) pg_attribute_noreturn();
 static void not_supported_yet(const char *what, int location) pg_attribute_noreturn();
 static int	add_initdatums(int **varnos);
+static PlnNsItem *alias_target(List *idents, const char *shown, int location);
+static void check_name_is_new(const char *name);
+static int	make_handler_variable(const char *name, int lineno);
+static char *read_sqlstate_literal(void);
+static int	read_raise_level(int *tok);
+static int	read_raise_body(PlnStmtRaise *stmt, int tok);
+static void check_exit_target(PlnStmtExit *stmt, int label_location,
+							  int stmt_location);
+static bool next_token_makes_assignment(void);
+static RawParseMode assign_parse_mode(PlnWDatum *wdatum);
 static char *name_of_cword(PlnCWord *cword);
 static char *name_of_cword_list(List *idents);
 
@@ -114,6 +124,7 @@ typedef struct LoopBody
 {
 static bool tok_is_keyword(int token, PLN_YYSTYPE *lval,
 						   int kw_token, const char *kw_str);
+static DeclHeader end_of_declarations(char *label, bool has_decls);
 }
 
 %union
@@ -193,9 +204,9 @@ static bool tok_is_keyword(int token, PLN_YYSTYPE *lval,
 %type <keyword>	unreserved_keyword
 
 /*
- * Basic non-keyword token types.  These are hard-wired into the core lexer.
- * They must be listed first so that their numeric codes do not depend on
- * the set of keywords.
+ * Tokens produced by the raw SQL-like scanner in scan.l: identifiers,
+ * literals, parameters and multi-character operators.  They come before
+ * the keywords in this file, which gives them the lowest token numbers.
  */
 %token <str>	IDENT UIDENT FCONST SCONST USCONST BCONST XCONST Op
 %token <str>	ICONST PARAM
@@ -203,17 +214,18 @@ static bool tok_is_keyword(int token, PLN_YYSTYPE *lval,
 %token			LESS_EQUALS GREATER_EQUALS NOT_EQUALS
 
 /*
- * Other tokens recognized by the PL scanner's lookup layer
+ * Tokens made by the name-resolving layer of scan.l (pln_yylex)
  */
-%token <word>		T_WORD		/* unrecognized simple identifier */
-%token <cword>		T_CWORD		/* unrecognized composite identifier */
-%token <wdatum>		T_DATUM		/* a VAR, ROW, REC, or RECFIELD variable */
+%token <word>		T_WORD		/* a name that is no variable of ours */
+%token <cword>		T_CWORD		/* a dotted name that is no variable */
+%token <wdatum>		T_DATUM		/* a name that denotes one of our datums */
 %token				LESS_LESS
 %token				GREATER_GREATER
 
 /*
- * Keyword tokens.  Some of these are reserved and some are not;
- * see scan.l for which are which.
+ * PL keywords.  The two keyword tables in scan.l say which of them are
+ * reserved; the unreserved ones are also listed in unreserved_keyword at
+ * the end of the rules.
  */
 %token <keyword>	K_ABSOLUTE
 %token <keyword>	K_ALIAS
@@ -396,33 +408,28 @@ pl_block		: decl_sect K_BEGIN proc_sect exception_sect K_END opt_label
 
 decl_sect		: opt_block_label
 					{
-						/* done with decls, so resume identifier lookup */
-						pln_IdentifierLookup = PLN_LOOKUP_NORMAL;
-						$$.label = $1;
-						$$.n_initvars = 0;
-						$$.initvarnos = NULL;
+						$$ = end_of_declarations($1, false);
 					}
 				| opt_block_label decl_start
 					{
-						pln_IdentifierLookup = PLN_LOOKUP_NORMAL;
-						$$.label = $1;
-						$$.n_initvars = 0;
-						$$.initvarnos = NULL;
+						$$ = end_of_declarations($1, false);
 					}
 				| opt_block_label decl_start decl_stmts
 					{
-						pln_IdentifierLookup = PLN_LOOKUP_NORMAL;
-						$$.label = $1;
-						/* remember variables declared in decl_stmts */
-						$$.n_initvars = add_initdatums(&($$.initvarnos));
+						$$ = end_of_declarations($1, true);
 					}
 				;
 
 decl_start		: K_DECLARE
 					{
-						/* forget any variables created before this block */
+						/*
+						 * Datums made before this point (arguments, loop
+						 * variables, outer declarations) are not this
+						 * block's to initialise.  The names that follow are
+						 * being defined, so the scanner must not resolve
+						 * them.
+						 */
 						add_initdatums(NULL);
-						/* names in DECLARE are new, do not look them up */
 						pln_IdentifierLookup = PLN_LOOKUP_DECLARE;
 					}
 				;
@@ -467,8 +474,9 @@ decl_statement	: decl_varname decl_const decl_datatype decl_collate decl_notnull
 						var->default_val = $6;
 
 						/*
-						 * The combination of NOT NULL without an initializer
-						 * can't work, so let's reject it at compile time.
+						 * A NOT NULL variable would start out NULL without
+						 * a default, so such a declaration is an error now
+						 * rather than at every block entry.
 						 */
 						if (var->notnull && !var->default_val)
 							ereport(ERROR,
@@ -494,59 +502,17 @@ opt_scrollable :
 
 decl_aliasitem	: T_WORD
 					{
-						PlnNsItem  *nsi;
-
-						nsi = pln_ns_lookup(pln_ns_top(), false,
-											$1.ident, NULL, NULL,
-											NULL);
-						if (nsi == NULL)
-							ereport(ERROR,
-									(errcode(ERRCODE_UNDEFINED_OBJECT),
-									 errmsg("variable \"%s\" does not exist",
-											$1.ident),
-									 pln_scanner_errposition(@1)));
-						$$ = nsi;
+						$$ = alias_target(list_make1(makeString($1.ident)),
+										  $1.ident, @1);
 					}
 				| unreserved_keyword
 					{
-						PlnNsItem  *nsi;
-
-						nsi = pln_ns_lookup(pln_ns_top(), false,
-											$1, NULL, NULL,
-											NULL);
-						if (nsi == NULL)
-							ereport(ERROR,
-									(errcode(ERRCODE_UNDEFINED_OBJECT),
-									 errmsg("variable \"%s\" does not exist",
-											$1),
-									 pln_scanner_errposition(@1)));
-						$$ = nsi;
+						$$ = alias_target(list_make1(makeString(pstrdup($1))),
+										  $1, @1);
 					}
 				| T_CWORD
 					{
-						PlnNsItem  *nsi;
-
-						if (list_length($1.idents) == 2)
-							nsi = pln_ns_lookup(pln_ns_top(), false,
-												strVal(linitial($1.idents)),
-												strVal(lsecond($1.idents)),
-												NULL,
-												NULL);
-						else if (list_length($1.idents) == 3)
-							nsi = pln_ns_lookup(pln_ns_top(), false,
-												strVal(linitial($1.idents)),
-												strVal(lsecond($1.idents)),
-												strVal(lthird($1.idents)),
-												NULL);
-						else
-							nsi = NULL;
-						if (nsi == NULL)
-							ereport(ERROR,
-									(errcode(ERRCODE_UNDEFINED_OBJECT),
-									 errmsg("variable \"%s\" does not exist",
-											name_of_cword(&$1)),
-									 pln_scanner_errposition(@1)));
-						$$ = nsi;
+						$$ = alias_target($1.idents, name_of_cword(&$1), @1);
 					}
 				;
 
@@ -554,22 +520,13 @@ decl_varname	: T_WORD
 					{
 						$$.name = $1.ident;
 						$$.lineno = pln_location_to_lineno(@1);
-
-						/* a name may be declared only once per block */
-						if (pln_ns_lookup(pln_ns_top(), true,
-										  $1.ident, NULL, NULL,
-										  NULL) != NULL)
-							yyerror("duplicate declaration");
+						check_name_is_new($$.name);
 					}
 				| unreserved_keyword
 					{
 						$$.name = pstrdup($1);
 						$$.lineno = pln_location_to_lineno(@1);
-
-						if (pln_ns_lookup(pln_ns_top(), true,
-										  $1, NULL, NULL,
-										  NULL) != NULL)
-							yyerror("duplicate declaration");
+						check_name_is_new($$.name);
 					}
 				;
 
@@ -582,8 +539,9 @@ decl_const		:
 decl_datatype	:
 					{
 						/*
-						 * If there's a lookahead token, read_datatype
-						 * should consume it.
+						 * The type is read by hand.  Bison may already have
+						 * fetched its first token as look-ahead: hand that
+						 * over and drop it from the parser's state.
 						 */
 						$$ = read_datatype(yychar);
 						yyclearin;
@@ -634,11 +592,8 @@ proc_sect		:
 					{ $$ = NIL; }
 				| proc_sect proc_stmt
 					{
-						/* don't bother linking null statements into list */
-						if ($2 == NULL)
-							$$ = $1;
-						else
-							$$ = lappend($1, $2);
+						/* NULL; makes no node, so there is nothing to add */
+						$$ = ($2 != NULL) ? lappend($1, $2) : $1;
 					}
 				;
 
@@ -738,24 +693,7 @@ stmt_call		: K_CALL
 stmt_assign		: T_DATUM
 					{
 						PlnStmtAssign *new;
-						RawParseMode pmode;
-
-						/* the parse mode says how many names the target has */
-						switch ($1.ident ? 1 : list_length($1.idents))
-						{
-							case 1:
-								pmode = RAW_PARSE_PLPGSQL_ASSIGN1;
-								break;
-							case 2:
-								pmode = RAW_PARSE_PLPGSQL_ASSIGN2;
-								break;
-							case 3:
-								pmode = RAW_PARSE_PLPGSQL_ASSIGN3;
-								break;
-							default:
-								elog(ERROR, "unexpected number of names");
-								pmode = 0;	/* keep compiler quiet */
-						}
+						RawParseMode pmode = assign_parse_mode(&$1);
 
 						check_assignable($1.datum, @1);
 						new = palloc0(sizeof(PlnStmtAssign));
@@ -874,13 +812,11 @@ opt_case_else	:
 				| K_ELSE proc_sect
 					{
 						/*
-						 * An empty ELSE must be told apart from no ELSE:
-						 * represent it as a list holding one NULL.
+						 * NIL stands for "no ELSE", so an ELSE with no
+						 * statements is passed on as a one-element list
+						 * holding NULL; make_case turns it back into NIL.
 						 */
-						if ($2 != NIL)
-							$$ = $2;
-						else
-							$$ = list_make1(NULL);
+						$$ = ($2 != NIL) ? $2 : list_make1(NULL);
 					}
 				;
 
@@ -923,7 +859,10 @@ stmt_while		: opt_loop_label K_WHILE expr_until_loop loop_body
 
 stmt_for		: opt_loop_label K_FOR for_control loop_body
 					{
-						/* This runs after we've scanned the loop body */
+						/*
+						 * for_control built the statement before the body
+						 * was read; attach the body, label and line now.
+						 */
 						if ($3->cmd_type == PLN_STMT_FORI)
 						{
 							PlnStmtForI *new = (PlnStmtForI *) $3;
@@ -944,7 +883,7 @@ stmt_for		: opt_loop_label K_FOR for_control loop_body
 						}
 
 						check_labels($1, $4.end_label, $4.end_label_location);
-						/* close namespace started in opt_loop_label */
+						/* the loop's namespace level ends with the loop */
 						pln_ns_pop();
 					}
 				;
@@ -967,16 +906,15 @@ for_control		: for_variable K_IN
 							bool		reverse = false;
 
 							/*
-							 * We have to distinguish between two
-							 * alternatives: FOR var IN a .. b and FOR
-							 * var IN query. Unfortunately this is
-							 * tricky, since the query in the second
-							 * form needn't start with a SELECT
-							 * keyword.  We use the ugly hack of
-							 * looking for two periods after the first
-							 * token. We also check for the REVERSE
-							 * keyword, which means it must be an
-							 * integer loop.
+							 * Both "FOR i IN lo .. hi" and "FOR r IN
+							 * query" are left: nothing in the first token
+							 * tells them apart, since a query may start
+							 * with any word (WITH, VALUES, TABLE, a
+							 * parenthesis...).  REVERSE can only begin
+							 * the integer form; otherwise the text is
+							 * read up to ".." or LOOP, whichever comes
+							 * first outside parentheses, and the one
+							 * found decides.
 							 */
 							if (tok_is_keyword(tok, &yylval,
 											   K_REVERSE, "reverse"))
@@ -985,12 +923,9 @@ for_control		: for_variable K_IN
 								pln_push_back_token(tok);
 
 							/*
-							 * Read tokens until we see either a ".."
-							 * or a LOOP.  The text we read may be either
-							 * an expression or a whole SQL statement, so
-							 * we need to invoke read_sql_construct
-							 * directly, and tell it not to check syntax
-							 * yet.
+							 * Until we know which form this is, the text
+							 * cannot be syntax-checked: it is either a
+							 * lower bound (an expression) or a query.
 							 */
 							expr1 = read_sql_construct(DOT_DOT,
 													   K_LOOP,
@@ -1004,40 +939,40 @@ for_control		: for_variable K_IN
 
 							if (tok == DOT_DOT)
 							{
-								/* Saw "..", so it must be an integer loop */
+								/* ".." came first: an integer loop */
 								PlnExpr    *expr2;
 								PlnExpr    *expr_by;
 								PlnVar	   *fvar;
 								PlnStmtForI *new;
 
-								/*
-								 * Relabel first expression as an
-								 * expression; then we can check its syntax.
-								 */
+								/* the text read is the lower bound */
 								expr1->parseMode = RAW_PARSE_PLPGSQL_EXPR;
 								check_sql_expr(expr1->query, expr1->parseMode,
 											   expr1loc);
 
-								/* Read and check the second one */
+								/* then the upper bound, maybe BY step */
 								expr2 = read_sql_expression2(K_LOOP, K_BY,
 															 "LOOP",
 															 &tok);
 
-								/* Get the BY clause if any */
 								if (tok == K_BY)
 									expr_by = read_sql_expression(K_LOOP,
 																  "LOOP");
 								else
 									expr_by = NULL;
 
-								/* Should have had a single variable name */
+								/* "FOR a, b IN 1 .. 2" makes no sense */
 								if ($1.scalar && $1.row)
 									ereport(ERROR,
 											(errcode(ERRCODE_SYNTAX_ERROR),
 											 errmsg("integer FOR loop must have only one target variable"),
 											 pln_scanner_errposition(@1)));
 
-								/* create loop's private variable */
+								/*
+								 * The loop variable is a new integer local
+								 * to the loop, whatever the name meant
+								 * outside it.
+								 */
 								fvar = (PlnVar *)
 									pln_build_variable($1.name,
 													   $1.lineno,
@@ -1060,9 +995,7 @@ for_control		: for_variable K_IN
 							}
 							else
 							{
-								/*
-								 * No "..", so it must be a query loop.
-								 */
+								/* LOOP came first: a loop over a query */
 								PlnStmtForS *new;
 
 								if (reverse)
@@ -1071,7 +1004,7 @@ for_control		: for_variable K_IN
 											 errmsg("cannot specify REVERSE in query FOR loop"),
 											 pln_scanner_errposition(tokloc)));
 
-								/* Check syntax as a regular query */
+								/* the text read is the whole query */
 								check_sql_expr(expr1->query, expr1->parseMode,
 											   expr1loc);
 
@@ -1085,7 +1018,7 @@ for_control		: for_variable K_IN
 								}
 								else if ($1.scalar)
 								{
-									/* convert single scalar to list */
+									/* one scalar: a row of one field */
 									new->var = (PlnVariable *)
 										read_into_scalar_list($1.name,
 															  $1.scalar, @1);
@@ -1106,22 +1039,16 @@ for_control		: for_variable K_IN
 				;
 
 /*
- * Processing the for_variable is tricky because we don't yet know if the
- * FOR is an integer FOR loop or a loop over query results.  In the former
- * case, the variable is just a name that we must instantiate as a loop
- * local variable, regardless of any other definition it might have.
- * Therefore, we always save the actual identifier into $$.name where it
- * can be used for that case.  We also save the outer-variable definition,
- * if any, because that's what we need for the loop-over-query case.  Note
- * that we must NOT apply check_assignable() or any other semantic check
- * until we know what's what.
+ * The target of a FOR loop is read before we know what kind of loop it
+ * is.  An integer loop declares a fresh variable under the name, whether
+ * or not the name already means something; a query loop stores into
+ * existing variables.  So the name as written is always kept, along with
+ * the datum it denotes, if any, and no check is made yet.
  *
- * However, if we see a comma-separated list of names, we know that it
- * can't be an integer FOR loop and so it's OK to check the variables
- * immediately.  In particular, for T_WORD followed by comma, we should
- * complain that the name is not known rather than say it's a syntax
- * error.  Note that the non-error result of this case sets *both*
- * $$.scalar and $$.row; see the for_control production.
+ * A comma after the first name settles it: only a query loop has a list
+ * of targets.  The list is then read and checked right away (an unknown
+ * name in it is reported as such), and both scalar and row are set, which
+ * for_control takes as "more than one target".
  */
 for_variable	: T_DATUM
 					{
@@ -1139,7 +1066,7 @@ for_variable	: T_DATUM
 
 							$$.scalar = $1.datum;
 							$$.row = NULL;
-							/* check for comma-separated list */
+							/* a comma means a list of targets */
 							tok = yylex();
 							pln_push_back_token(tok);
 							if (tok == ',')
@@ -1157,7 +1084,7 @@ for_variable	: T_DATUM
 						$$.lineno = pln_location_to_lineno(@1);
 						$$.scalar = NULL;
 						$$.row = NULL;
-						/* check for comma-separated list */
+						/* a list cannot start with an unknown name */
 						tok = yylex();
 						pln_push_back_token(tok);
 						if (tok == ',')
@@ -1165,7 +1092,7 @@ for_variable	: T_DATUM
 					}
 				| T_CWORD
 					{
-						/* just to give a better message than "syntax error" */
+						/* say the name is unknown rather than "syntax error" */
 						cword_is_not_variable(&($1), @1);
 					}
 				;
@@ -1188,42 +1115,7 @@ stmt_exit		: exit_type opt_label opt_exitcond
 						new->label = $2;
 						new->cond = $3;
 
-						if ($2)
-						{
-							/* We have a label, so verify it exists */
-							PlnNsItem  *label;
-
-							label = pln_ns_lookup_label(pln_ns_top(), $2);
-							if (label == NULL)
-								ereport(ERROR,
-										(errcode(ERRCODE_SYNTAX_ERROR),
-										 errmsg("there is no label \"%s\" "
-												"attached to any block or loop enclosing this statement",
-												$2),
-										 pln_scanner_errposition(@2)));
-							/* CONTINUE only allows loop labels */
-							if (label->itemno != PLN_LABEL_LOOP && !new->is_exit)
-								ereport(ERROR,
-										(errcode(ERRCODE_SYNTAX_ERROR),
-										 errmsg("block label \"%s\" cannot be used in CONTINUE",
-												$2),
-										 pln_scanner_errposition(@2)));
-						}
-						else
-						{
-							/*
-							 * No label, so make sure there is some loop (an
-							 * unlabeled EXIT does not match a block, so this
-							 * is the same test for both EXIT and CONTINUE)
-							 */
-							if (pln_ns_find_nearest_loop(pln_ns_top()) == NULL)
-								ereport(ERROR,
-										(errcode(ERRCODE_SYNTAX_ERROR),
-										 new->is_exit ?
-										 errmsg("EXIT cannot be used outside a loop, unless it has a label") :
-										 errmsg("CONTINUE cannot be used outside a loop"),
-										 pln_scanner_errposition(@1)));
-						}
+						check_exit_target(new, @2, @1);
 
 						$$ = (PlnStmt *) new;
 					}
@@ -1274,128 +1166,20 @@ stmt_raise		: K_RAISE
 						new->cmd_type = PLN_STMT_RAISE;
 						new->lineno = pln_location_to_lineno(@1);
 						new->stmtid = pln_next_stmtid();
-						new->elog_level = ERROR;	/* default */
+						new->elog_level = ERROR;
 
 						tok = yylex();
 						if (tok == 0)
 							yyerror("unexpected end of function definition");
 
-						/*
-						 * We could have just RAISE, meaning to re-throw
-						 * the current error.
-						 */
+						/* a bare "RAISE;" re-throws the error being handled */
 						if (tok != ';')
 						{
-							/*
-							 * First is an optional elog severity level.
-							 */
-							if (tok_is_keyword(tok, &yylval,
-											   K_EXCEPTION, "exception"))
-							{
-								new->elog_level = ERROR;
-								tok = yylex();
-							}
-							else if (tok_is_keyword(tok, &yylval,
-													K_WARNING, "warning"))
-							{
-								new->elog_level = WARNING;
-								tok = yylex();
-							}
-							else if (tok_is_keyword(tok, &yylval,
-													K_NOTICE, "notice"))
-							{
-								new->elog_level = NOTICE;
-								tok = yylex();
-							}
-							else if (tok_is_keyword(tok, &yylval,
-													K_INFO, "info"))
-							{
-								new->elog_level = INFO;
-								tok = yylex();
-							}
-							else if (tok_is_keyword(tok, &yylval,
-													K_LOG, "log"))
-							{
-								new->elog_level = LOG;
-								tok = yylex();
-							}
-							else if (tok_is_keyword(tok, &yylval,
-													K_DEBUG, "debug"))
-							{
-								new->elog_level = DEBUG1;
-								tok = yylex();
-							}
+							new->elog_level = read_raise_level(&tok);
 							if (tok == 0)
 								yyerror("unexpected end of function definition");
 
-							/*
-							 * Next we can have a condition name, or
-							 * equivalently SQLSTATE 'xxxxx', or a string
-							 * literal that is the old-style message format,
-							 * or USING to start the option list immediately.
-							 */
-							if (tok == SCONST)
-							{
-								/* old style message and parameters */
-								new->message = yylval.str;
-
-								/*
-								 * We expect either a semi-colon, which
-								 * indicates no parameters, or a comma that
-								 * begins the list of parameter expressions,
-								 * or USING to begin the options list.
-								 */
-								tok = yylex();
-								if (tok != ',' && tok != ';' && tok != K_USING)
-									yyerror("syntax error");
-
-								while (tok == ',')
-								{
-									PlnExpr    *expr;
-
-									expr = read_sql_construct(',', ';', K_USING,
-															  ", or ; or USING",
-															  RAW_PARSE_PLPGSQL_EXPR,
-															  true, true,
-															  NULL, &tok);
-									new->params = lappend(new->params, expr);
-								}
-							}
-							else if (tok != K_USING)
-							{
-								/* must be condition name or SQLSTATE */
-								if (tok_is_keyword(tok, &yylval,
-												   K_SQLSTATE, "sqlstate"))
-								{
-									/* next token should be a string literal */
-									char	   *sqlstatestr;
-
-									if (yylex() != SCONST)
-										yyerror("syntax error");
-									sqlstatestr = yylval.str;
-
-									if (strlen(sqlstatestr) != 5)
-										yyerror("invalid SQLSTATE code");
-									if (strspn(sqlstatestr, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") != 5)
-										yyerror("invalid SQLSTATE code");
-									new->condname = sqlstatestr;
-								}
-								else
-								{
-									if (tok == T_WORD)
-										new->condname = yylval.word.ident;
-									else if (pln_token_is_unreserved_keyword(tok))
-										new->condname = pstrdup(yylval.keyword);
-									else
-										yyerror("syntax error");
-									pln_recognize_err_condition(new->condname,
-																false);
-								}
-								tok = yylex();
-								if (tok != ';' && tok != K_USING)
-									yyerror("syntax error");
-							}
-
+							tok = read_raise_body(new, tok);
 							if (tok == K_USING)
 								new->options = read_raise_options();
 						}
@@ -1438,14 +1222,12 @@ loop_body		: proc_sect K_END K_LOOP opt_label ';'
 				;
 
 /*
- * T_WORD+T_CWORD match any initial identifier that is not a known plpgsql
- * variable.  (The composite case is probably a syntax error, but we'll let
- * the core parser decide that.)  Normally, we should assume that such a
- * word is a SQL statement keyword that isn't also a plpgsql keyword.
- * However, if the next token is assignment or '[' or '.', it can't be a valid
- * SQL statement, and what we're probably looking at is an intended variable
- * assignment.  Give an appropriate complaint for that, instead of letting
- * the core parser throw an unhelpful "syntax error".
+ * A statement that starts with a word the grammar does not know is taken
+ * to be SQL (SELECT, UPDATE, CREATE and so on are not PL keywords); a
+ * dotted name too, and the SQL parser will judge it.  The exception is a
+ * word followed by an assignment operator, '[' or '.': that is no SQL
+ * statement but an assignment to something that is not a variable, and
+ * saying so is more helpful than the syntax error SQL would give.
  */
 stmt_execsql	: K_IMPORT
 					{
@@ -1461,23 +1243,13 @@ stmt_execsql	: K_IMPORT
 					}
 				| T_WORD
 					{
-						int			tok;
-
-						tok = yylex();
-						pln_push_back_token(tok);
-						if (tok == '=' || tok == COLON_EQUALS ||
-							tok == '[' || tok == '.')
+						if (next_token_makes_assignment())
 							word_is_not_variable(&($1), @1);
 						$$ = make_execsql_stmt(T_WORD, @1);
 					}
 				| T_CWORD
 					{
-						int			tok;
-
-						tok = yylex();
-						pln_push_back_token(tok);
-						if (tok == '=' || tok == COLON_EQUALS ||
-							tok == '[' || tok == '.')
+						if (next_token_makes_assignment())
 							cword_is_not_variable(&($1), @1);
 						$$ = make_execsql_stmt(T_CWORD, @1);
 					}
@@ -1515,7 +1287,7 @@ stmt_close		: K_CLOSE cursor_variable ';'
 
 stmt_null		: K_NULL ';'
 					{
-						/* We do not bother building a node for NULL */
+						/* nothing to run; proc_sect leaves it out */
 						$$ = NULL;
 					}
 				;
@@ -1535,9 +1307,8 @@ stmt_rollback	: K_ROLLBACK
 cursor_variable	: T_DATUM
 					{
 						/*
-						 * In principle we should support a cursor_variable
-						 * that is an array element, but for now we don't, so
-						 * just throw an error if next token is '['.
+						 * Only a plain refcursor variable names a cursor;
+						 * an element of a refcursor array does not.
 						 */
 						if ($1.datum->dtype != PLN_DTYPE_VAR ||
 							pln_peek() == '[')
@@ -1556,12 +1327,11 @@ cursor_variable	: T_DATUM
 					}
 				| T_WORD
 					{
-						/* just to give a better message than "syntax error" */
+						/* say the name is unknown rather than "syntax error" */
 						word_is_not_variable(&($1), @1);
 					}
 				| T_CWORD
 					{
-						/* just to give a better message than "syntax error" */
 						cword_is_not_variable(&($1), @1);
 					}
 				;
@@ -1573,29 +1343,16 @@ exception_sect	:
 						/*
 						 * SQLSTATE and SQLERRM enter the namespace before the
 						 * WHEN clauses are read; they stay visible to the end
-						 * of the block.
+						 * of the block.  That is why this is a mid-rule
+						 * action.
 						 */
 						int			lineno = pln_location_to_lineno(@1);
 						PlnExceptionBlock *new = palloc(sizeof(PlnExceptionBlock));
-						PlnVariable *var;
 
-						var = pln_build_variable("sqlstate", lineno,
-												 pln_build_datatype(TEXTOID,
-																	-1,
-																	pln_curr_compile->fn_input_collation,
-																	NULL),
-												 true);
-						var->isconst = true;
-						new->sqlstate_varno = var->dno;
-
-						var = pln_build_variable("sqlerrm", lineno,
-												 pln_build_datatype(TEXTOID,
-																	-1,
-																	pln_curr_compile->fn_input_collation,
-																	NULL),
-												 true);
-						var->isconst = true;
-						new->sqlerrm_varno = var->dno;
+						new->sqlstate_varno = make_handler_variable("sqlstate",
+																	lineno);
+						new->sqlerrm_varno = make_handler_variable("sqlerrm",
+																   lineno);
 
 						$<exception_block>$ = new;
 					}
@@ -1634,11 +1391,12 @@ proc_exception	: K_WHEN proc_conditions K_THEN proc_sect
 
 proc_conditions	: proc_conditions K_OR proc_condition
 						{
-							PlnCondition *old;
+							PlnCondition *last = $1;
 
-							for (old = $1; old->next != NULL; old = old->next)
-								/* skip */ ;
-							old->next = $3;
+							/* a name may stand for several conditions */
+							while (last->next != NULL)
+								last = last->next;
+							last->next = $3;
 							$$ = $1;
 						}
 				| proc_condition
@@ -1649,37 +1407,20 @@ proc_conditions	: proc_conditions K_OR proc_condition
 
 proc_condition	: any_identifier
 						{
-							if (strcmp($1, "sqlstate") != 0)
+							if (strcmp($1, "sqlstate") == 0)
 							{
-								$$ = pln_parse_err_condition($1);
-							}
-							else
-							{
-								PlnCondition *new;
-								char	   *sqlstatestr;
+								char	   *code = read_sqlstate_literal();
+								PlnCondition *new = palloc(sizeof(PlnCondition));
 
-								/* next token should be a string literal */
-								if (yylex() != SCONST)
-									yyerror("syntax error");
-								sqlstatestr = yylval.str;
-
-								if (strlen(sqlstatestr) != 5)
-									yyerror("invalid SQLSTATE code");
-								if (strspn(sqlstatestr, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") != 5)
-									yyerror("invalid SQLSTATE code");
-
-								new = palloc(sizeof(PlnCondition));
-								new->sqlerrstate =
-									MAKE_SQLSTATE(sqlstatestr[0],
-												  sqlstatestr[1],
-												  sqlstatestr[2],
-												  sqlstatestr[3],
-												  sqlstatestr[4]);
-								new->condname = sqlstatestr;
+								new->sqlerrstate = MAKE_SQLSTATE(code[0], code[1],
+																 code[2], code[3],
+																 code[4]);
+								new->condname = code;
 								new->next = NULL;
-
 								$$ = new;
 							}
+							else
+								$$ = pln_parse_err_condition($1);
 						}
 				;
 
@@ -1725,7 +1466,7 @@ opt_label	:
 					}
 				| any_identifier
 					{
-						/* label validity will be checked by outer production */
+						/* the rule using the label checks that it matches */
 						$$ = $1;
 					}
 				;
@@ -1737,7 +1478,9 @@ opt_exitcond	: ';'
 				;
 
 /*
- * need to allow DATUM because scanner will have tried to resolve as variable
+ * A plain name, as a label or condition name.  The scanner turns a word
+ * that is also a variable's name into T_DATUM; only the word counts here,
+ * and a dotted name is not allowed.
  */
 any_identifier	: T_WORD
 					{
@@ -1749,7 +1492,7 @@ any_identifier	: T_WORD
 					}
 				| T_DATUM
 					{
-						if ($1.ident == NULL) /* composite name not OK */
+						if ($1.ident == NULL)
 							yyerror("syntax error");
 						$$ = $1.ident;
 					}
@@ -1867,20 +1610,20 @@ name_of_cword(PlnCWord *cword)
 /*
  * Is the token the given keyword?  Unreserved keywords can come back as
  * T_DATUM when a variable has that name; the statement's position decides.
+ * Only a single unquoted word can be the keyword then.
  */
 static bool
 tok_is_keyword(int token, PLN_YYSTYPE *lval,
 			   int kw_token, const char *kw_str)
 {
+	const char *word;
+
 	if (token == kw_token)
 		return true;
-	if (token == T_DATUM)
-	{
-		if (!lval->wdatum.quoted && lval->wdatum.ident != NULL &&
-			strcmp(lval->wdatum.ident, kw_str) == 0)
-			return true;
-	}
-	return false;
+	if (token != T_DATUM || lval->wdatum.quoted)
+		return false;
+	word = lval->wdatum.ident;
+	return word != NULL && strcmp(word, kw_str) == 0;
 }
 
 static void
@@ -1925,17 +1668,17 @@ not_supported_yet(const char *what, int location)
 }
 
 /*
- * Read SQL text up to one of the terminator tokens, which is consumed but
- * not included.  Parentheses must balance; the terminators only count
- * outside them.
+ * Collect the SQL text that runs up to the first of the tokens until,
+ * until2 and until3 (0 for an unused one) met outside parentheses and
+ * brackets.  The terminator is consumed but is not part of the text.
  *
- * until, until2, until3: token codes that end the text (0 = unused)
- * expected: terminator text for the error message
- * parsemode: how the core parser should read the text
- * isexpression: for error messages, whether this is an expression
- * valid_sql: whether to syntax-check now (when compiling for validation)
- * startloc: if not NULL, receives the byte offset of the first token
- * endtoken: if not NULL, receives the terminator that ended the text
+ * The result remembers how the SQL parser is to read the text
+ * (parsemode).  expected names the terminator in the error for a missing
+ * one, and isexpression chooses between "expression" and "statement" in
+ * messages.  The text is syntax-checked at once if valid_sql is set (and
+ * checking is on at all, see check_sql_expr).  *startloc receives the
+ * offset of the text's first token and *endtoken the terminator found,
+ * for callers that pass them.
  */
 static PlnExpr *
 read_sql_construct(int until, int until2, int until3,
@@ -1943,90 +1686,77 @@ read_sql_construct(int until, int until2, int until3,
 				   bool isexpression, bool valid_sql,
 				   int *startloc, int *endtoken)
 {
+	PlnIdentifierLookup outer_lookup = pln_IdentifierLookup;
+	StringInfoData text;
+	int			first_loc = -1;
+	int			depth = 0;
 	int			tok;
-	StringInfoData ds;
-	PlnIdentifierLookup save_lookup;
-	int			startlocation = -1;
-	int			parenlevel = 0;
 	PlnExpr    *expr;
 
-	initStringInfo(&ds);
-
-	/* inside SQL text, the core parser resolves names through our hooks */
-	save_lookup = pln_IdentifierLookup;
+	/*
+	 * Names inside SQL are left alone here: the SQL parser resolves them
+	 * later through the hooks in compile.c.
+	 */
 	pln_IdentifierLookup = PLN_LOOKUP_EXPR;
 
 	for (;;)
 	{
 		tok = yylex();
-		if (startlocation < 0)	/* remember loc of first token */
-			startlocation = yylloc;
-		if (tok == until && parenlevel == 0)
-			break;
-		if (tok == until2 && parenlevel == 0)
-			break;
-		if (tok == until3 && parenlevel == 0)
-			break;
-		if (tok == '(' || tok == '[')
-			parenlevel++;
-		else if (tok == ')' || tok == ']')
-		{
-			parenlevel--;
-			if (parenlevel < 0)
-				yyerror("mismatched parentheses");
-		}
+		if (first_loc < 0)
+			first_loc = yylloc;
 
 		/*
-		 * End of function definition is an error, and we don't expect to
-		 * hit a semicolon either (unless it's the until symbol, in which
-		 * case we should have fallen out above).
+		 * A terminator only counts at nesting depth zero.  (At the end of
+		 * the body tok is 0, which matches an unused terminator slot.)
+		 */
+		if (depth == 0 &&
+			(tok == until || tok == until2 || tok == until3))
+			break;
+
+		if (tok == '(' || tok == '[')
+			depth++;
+		else if ((tok == ')' || tok == ']') && --depth < 0)
+			yyerror("mismatched parentheses");
+
+		/*
+		 * The body ended, or a ';' that is not the terminator showed up:
+		 * the construct was not closed.
 		 */
 		if (tok == 0 || tok == ';')
 		{
-			if (parenlevel != 0)
+			if (depth != 0)
 				yyerror("mismatched parentheses");
-			if (isexpression)
-				ereport(ERROR,
-						(errcode(ERRCODE_SYNTAX_ERROR),
-						 errmsg("missing \"%s\" at end of SQL expression",
-								expected),
-						 pln_scanner_errposition(yylloc)));
-			else
-				ereport(ERROR,
-						(errcode(ERRCODE_SYNTAX_ERROR),
-						 errmsg("missing \"%s\" at end of SQL statement",
-								expected),
-						 pln_scanner_errposition(yylloc)));
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 isexpression ?
+					 errmsg("missing \"%s\" at end of SQL expression",
+							expected) :
+					 errmsg("missing \"%s\" at end of SQL statement",
+							expected),
+					 pln_scanner_errposition(yylloc)));
 		}
 	}
 
-	pln_IdentifierLookup = save_lookup;
+	pln_IdentifierLookup = outer_lookup;
 
-	if (startloc)
-		*startloc = startlocation;
-	if (endtoken)
+	if (startloc != NULL)
+		*startloc = first_loc;
+	if (endtoken != NULL)
 		*endtoken = tok;
 
-	/* give a helpful complaint about empty input */
-	if (startlocation >= yylloc)
-	{
-		if (isexpression)
-			yyerror("missing expression");
-		else
-			yyerror("missing SQL statement");
-	}
+	/* the terminator came first: there is no text at all */
+	if (first_loc >= yylloc)
+		yyerror(isexpression ? "missing expression" : "missing SQL statement");
 
-	/*
-	 * The text runs to the start of the terminator, less trailing
-	 * whitespace and comments.
-	 */
-	pln_append_source_text(&ds, startlocation, yylloc);
-	while (ds.len > 0 && scanner_isspace(ds.data[ds.len - 1]))
-		ds.data[--ds.len] = '\0';
+	/* the text stops where the terminator starts, minus trailing space */
+	initStringInfo(&text);
+	pln_append_source_text(&text, first_loc, yylloc);
+	while (text.len > 0 && scanner_isspace(text.data[text.len - 1]))
+		text.data[--text.len] = '\0';
 
-	expr = make_plexpr(ds.data, parsemode, startlocation);
+	expr = make_plexpr(text.data, parsemode, first_loc);
 	if (valid_sql)
-		check_sql_expr(expr->query, expr->parseMode, startlocation);
+		check_sql_expr(expr->query, expr->parseMode, first_loc);
 
 	return expr;
 }
@@ -2064,7 +1794,11 @@ make_plexpr(char *query, RawParseMode mode, int location)
 }
 
 /* ----------
- * Syntax checking of SQL text at validation time
+ * Handing SQL text to the server's parser
+ *
+ * SQL text is a piece of the body, but the server's parser counts error
+ * positions from the start of the piece.  While it runs, an error context
+ * callback moves such a position to the same character in the body.
  * ----------
  */
 typedef struct SqlErrorCallbackArg
@@ -2072,55 +1806,62 @@ typedef struct SqlErrorCallbackArg
 	int			location;		/* byte offset of the text in the body */
 } SqlErrorCallbackArg;
 
-/*
- * Move the core parser's error position, which counts from the start of
- * the SQL text, to the matching place in the function body.
- */
 static void
 sql_syntax_error_callback(void *arg)
 {
 	SqlErrorCallbackArg *cbarg = (SqlErrorCallbackArg *) arg;
-	int			errpos;
+	int			sqlpos = geterrposition();
+	int			textpos;
 
-	/* the start of the SQL text, as a position inside the body */
+	/* make the position of the text's start the internal position */
 	pln_scanner_errposition(cbarg->location);
 
-	errpos = geterrposition();
-	if (errpos > 0)
-	{
-		int			mypos = getinternalerrposition();
+	/* both positions count characters from 1 */
+	textpos = getinternalerrposition();
+	if (sqlpos > 0 && textpos > 0)
+		internalerrposition(textpos + sqlpos - 1);
 
-		if (mypos > 0)
-			internalerrposition(mypos + errpos - 1);
-	}
-
-	/* report only the position inside the body */
+	/* only the position inside the body is reported */
 	errposition(0);
 }
 
 static void
+push_sql_errcontext(ErrorContextCallback *cb, SqlErrorCallbackArg *cbarg,
+					int location)
+{
+	cbarg->location = location;
+	cb->callback = sql_syntax_error_callback;
+	cb->arg = cbarg;
+	cb->previous = error_context_stack;
+	error_context_stack = cb;
+}
+
+static void
+pop_sql_errcontext(ErrorContextCallback *cb)
+{
+	error_context_stack = cb->previous;
+}
+
+/*
+ * Check the syntax of SQL text at the given offset of the body, when this
+ * compilation checks syntax (validator, DO).  Only the raw parser runs:
+ * nothing is looked up in the catalogs.
+ */
+static void
 check_sql_expr(const char *stmt, RawParseMode parseMode, int location)
 {
 	SqlErrorCallbackArg cbarg;
-	ErrorContextCallback syntax_errcontext;
-	MemoryContext oldCxt;
+	ErrorContextCallback errcb;
+	MemoryContext oldcxt;
 
 	if (!pln_check_syntax)
 		return;
 
-	cbarg.location = location;
-
-	syntax_errcontext.callback = sql_syntax_error_callback;
-	syntax_errcontext.arg = &cbarg;
-	syntax_errcontext.previous = error_context_stack;
-	error_context_stack = &syntax_errcontext;
-
-	oldCxt = MemoryContextSwitchTo(pln_compile_tmp_cxt);
+	push_sql_errcontext(&errcb, &cbarg, location);
+	oldcxt = MemoryContextSwitchTo(pln_compile_tmp_cxt);
 	(void) raw_parser(stmt, parseMode);
-	MemoryContextSwitchTo(oldCxt);
-
-	/* restore former ereport callback */
-	error_context_stack = syntax_errcontext.previous;
+	MemoryContextSwitchTo(oldcxt);
+	pop_sql_errcontext(&errcb);
 }
 
 /*
@@ -2133,20 +1874,12 @@ pln_parse_datatype(const char *string, int location)
 	Oid			type_id;
 	int32		typmod;
 	SqlErrorCallbackArg cbarg;
-	ErrorContextCallback syntax_errcontext;
+	ErrorContextCallback errcb;
 
-	cbarg.location = location;
-
-	syntax_errcontext.callback = sql_syntax_error_callback;
-	syntax_errcontext.arg = &cbarg;
-	syntax_errcontext.previous = error_context_stack;
-	error_context_stack = &syntax_errcontext;
-
-	/* let the main parser try to parse it under standard SQL rules */
+	push_sql_errcontext(&errcb, &cbarg, location);
 	typeName = typeStringToTypeName(string);
 	typenameTypeIdAndMod(NULL, typeName, &type_id, &typmod);
-
-	error_context_stack = syntax_errcontext.previous;
+	pop_sql_errcontext(&errcb);
 
 	return pln_build_datatype(type_id, typmod,
 							  pln_curr_compile->fn_input_collation,
@@ -2200,10 +1933,9 @@ read_datatype(int tok)
 	PlnType    *result;
 	int			parenlevel = 0;
 
-	/* Should only be called while parsing DECLARE sections */
+	/* only declarations have types, and there names are not looked up */
 	Assert(pln_IdentifierLookup == PLN_LOOKUP_DECLARE);
 
-	/* Often there will be a lookahead token, but if not, get one */
 	if (tok == PLN_YYEMPTY)
 		tok = yylex();
 
@@ -2258,13 +1990,9 @@ read_datatype(int tok)
 						SqlErrorCallbackArg cbarg;
 						ErrorContextCallback errcb;
 
-						cbarg.location = startlocation;
-						errcb.callback = sql_syntax_error_callback;
-						errcb.arg = &cbarg;
-						errcb.previous = error_context_stack;
-						error_context_stack = &errcb;
+						push_sql_errcontext(&errcb, &cbarg, startlocation);
 						typenameTypeIdAndMod(NULL, tn, &typid, &typmod);
-						error_context_stack = errcb.previous;
+						pop_sql_errcontext(&errcb);
 						result = pln_build_datatype(typid, typmod,
 													pln_curr_compile->fn_input_collation,
 													tn);
@@ -2292,31 +2020,29 @@ read_datatype(int tok)
 		}
 	}
 
-	while (tok != ';')
+	/*
+	 * The type name ends where something that may follow it in a
+	 * declaration begins: COLLATE, NOT NULL, the default, or the end of
+	 * the declaration; at the outer level also ',' or ')', as in a list of
+	 * cursor arguments.  Parentheses of typmods are skipped over.
+	 */
+	for (;;)
 	{
-		if (tok == 0)
-		{
-			if (parenlevel != 0)
-				yyerror("mismatched parentheses");
-			else
-				yyerror("incomplete data type declaration");
-		}
-		/* Possible followers for datatype in a declaration */
-		if (tok == K_COLLATE || tok == K_NOT ||
+		if (tok == ';' || tok == K_COLLATE || tok == K_NOT ||
 			tok == '=' || tok == COLON_EQUALS || tok == K_DEFAULT)
 			break;
-		/* Possible followers for datatype in a cursor_arg list */
-		if ((tok == ',' || tok == ')') && parenlevel == 0)
+		if (tok == 0)
+			yyerror(parenlevel != 0 ? "mismatched parentheses" :
+					"incomplete data type declaration");
+		if (parenlevel == 0 && (tok == ',' || tok == ')'))
 			break;
 		if (tok == '(')
 			parenlevel++;
 		else if (tok == ')')
 			parenlevel--;
-
 		tok = yylex();
 	}
 
-	/* set up ds to contain complete typename text */
 	initStringInfo(&ds);
 	pln_append_source_text(&ds, startlocation, yylloc);
 	while (ds.len > 0 && scanner_isspace(ds.data[ds.len - 1]))
@@ -2341,22 +2067,18 @@ read_datatype(int tok)
 static PlnStmt *
 make_execsql_stmt(int firsttoken, int location)
 {
-	StringInfoData ds;
-	PlnIdentifierLookup save_lookup;
+	PlnIdentifierLookup outer_lookup = pln_IdentifierLookup;
 	PlnStmtExecSql *execsql;
 	PlnExpr    *expr;
 	PlnVariable *target = NULL;
-	int			tok;
-	int			prev_tok;
-	bool		have_into = false;
-	bool		have_strict = false;
-	int			into_start_loc = -1;
-	int			into_end_loc = -1;
+	StringInfoData text;
+	bool		has_into = false;
+	bool		is_strict = false;
+	int			into_from = -1;		/* offset of the word INTO */
+	int			into_to = -1;		/* offset just after the INTO clause */
+	int			before = firsttoken;
+	int			tok = firsttoken;
 
-	initStringInfo(&ds);
-
-	/* special lookup mode for identifiers within the SQL text */
-	save_lookup = pln_IdentifierLookup;
 	pln_IdentifierLookup = PLN_LOOKUP_EXPR;
 
 	/*
@@ -2365,55 +2087,54 @@ make_execsql_stmt(int firsttoken, int location)
 	 * IMPORT FOREIGN SCHEMA ... INTO are not ours.  SELECT ... INTO is
 	 * taken over by the PL meaning.
 	 */
-	tok = firsttoken;
 	for (;;)
 	{
-		prev_tok = tok;
+		before = tok;
 		tok = yylex();
-		if (have_into && into_end_loc < 0)
-			into_end_loc = yylloc;	/* token after the INTO part */
+
+		/* the first token after our INTO clause marks its end */
+		if (has_into && into_to < 0)
+			into_to = yylloc;
+
 		if (tok == ';')
 			break;
 		if (tok == 0)
 			yyerror("unexpected end of function definition");
-		if (tok == K_INTO)
-		{
-			if (prev_tok == K_INSERT)
-				continue;		/* INSERT INTO is not an INTO-target */
-			if (prev_tok == K_MERGE)
-				continue;		/* MERGE INTO is not an INTO-target */
-			if (firsttoken == K_IMPORT)
-				continue;		/* IMPORT ... INTO is not an INTO-target */
-			if (have_into)
-				yyerror("INTO specified more than once");
-			have_into = true;
-			into_start_loc = yylloc;
-			pln_IdentifierLookup = PLN_LOOKUP_NORMAL;
-			read_into_target(&target, &have_strict);
-			pln_IdentifierLookup = PLN_LOOKUP_EXPR;
-		}
+		if (tok != K_INTO || before == K_INSERT || before == K_MERGE ||
+			firsttoken == K_IMPORT)
+			continue;
+
+		if (has_into)
+			yyerror("INTO specified more than once");
+		has_into = true;
+		into_from = yylloc;
+
+		/* the targets are our variables: look their names up */
+		pln_IdentifierLookup = PLN_LOOKUP_NORMAL;
+		read_into_target(&target, &is_strict);
+		pln_IdentifierLookup = PLN_LOOKUP_EXPR;
 	}
 
-	pln_IdentifierLookup = save_lookup;
+	pln_IdentifierLookup = outer_lookup;
 
-	if (have_into)
-	{
-		/*
-		 * Replace the INTO clause by spaces, so that positions in the
-		 * remaining text match the original.
-		 */
-		pln_append_source_text(&ds, location, into_start_loc);
-		appendStringInfoSpaces(&ds, into_end_loc - into_start_loc);
-		pln_append_source_text(&ds, into_end_loc, yylloc);
-	}
+	/*
+	 * The SQL is the text up to the ';', with the INTO clause blanked out:
+	 * replacing it by as many spaces keeps every other character where it
+	 * was, so error positions in the SQL still match the body.
+	 */
+	initStringInfo(&text);
+	if (!has_into)
+		pln_append_source_text(&text, location, yylloc);
 	else
-		pln_append_source_text(&ds, location, yylloc);
+	{
+		pln_append_source_text(&text, location, into_from);
+		appendStringInfoSpaces(&text, into_to - into_from);
+		pln_append_source_text(&text, into_to, yylloc);
+	}
+	while (text.len > 0 && scanner_isspace(text.data[text.len - 1]))
+		text.data[--text.len] = '\0';
 
-	/* trim any trailing whitespace, for neatness */
-	while (ds.len > 0 && scanner_isspace(ds.data[ds.len - 1]))
-		ds.data[--ds.len] = '\0';
-
-	expr = make_plexpr(ds.data, RAW_PARSE_DEFAULT, location);
+	expr = make_plexpr(text.data, RAW_PARSE_DEFAULT, location);
 	check_sql_expr(expr->query, expr->parseMode, location);
 
 	execsql = palloc0(sizeof(PlnStmtExecSql));
@@ -2421,151 +2142,163 @@ make_execsql_stmt(int firsttoken, int location)
 	execsql->lineno = pln_location_to_lineno(location);
 	execsql->stmtid = pln_next_stmtid();
 	execsql->sqlstmt = expr;
-	execsql->into = have_into;
-	execsql->strict = have_strict;
+	execsql->into = has_into;
+	execsql->strict = is_strict;
 	execsql->target = target;
 
 	return (PlnStmt *) execsql;
 }
 
 /*
- * Read an INTO target: one record variable, or a list of scalar variables.
+ * Read what follows INTO: an optional STRICT (only where strict is not
+ * NULL), then either one record variable or a list of scalar variables.
+ * A record must stand alone; a list of scalars becomes an anonymous row.
  */
 static void
 read_into_target(PlnVariable **target, bool *strict)
 {
-	int			tok;
+	PlnDatum   *datum;
+	int			tok = yylex();
 
-	/* Set default results */
 	*target = NULL;
-	if (strict)
-		*strict = false;
+	if (strict != NULL)
+	{
+		*strict = (tok == K_STRICT);
+		if (*strict)
+			tok = yylex();
+	}
 
+	if (tok != T_DATUM)
+		current_token_is_not_variable(tok);
+
+	datum = yylval.wdatum.datum;
+	if (datum->dtype != PLN_DTYPE_ROW && datum->dtype != PLN_DTYPE_REC)
+	{
+		*target = (PlnVariable *)
+			read_into_scalar_list(NameOfDatum(&(yylval.wdatum)),
+								  datum, yylloc);
+		return;
+	}
+
+	check_assignable(datum, yylloc);
+	*target = (PlnVariable *) datum;
+
+	/* "INTO rec, x" would need a record inside a list: not allowed */
 	tok = yylex();
-	if (strict && tok == K_STRICT)
-	{
-		*strict = true;
-		tok = yylex();
-	}
-
-	/*
-	 * Currently, a row or record variable can be the single INTO target,
-	 * but not a member of a multi-target list.  So we throw error if there
-	 * is a comma after it, because that probably means the user tried to
-	 * write a multi-target list.  If this ever gets generalized, we should
-	 * probably refactor read_into_scalar_list so it handles all cases.
-	 */
-	switch (tok)
-	{
-		case T_DATUM:
-			if (yylval.wdatum.datum->dtype == PLN_DTYPE_ROW ||
-				yylval.wdatum.datum->dtype == PLN_DTYPE_REC)
-			{
-				check_assignable(yylval.wdatum.datum, yylloc);
-				*target = (PlnVariable *) yylval.wdatum.datum;
-
-				if ((tok = yylex()) == ',')
-					ereport(ERROR,
-							(errcode(ERRCODE_SYNTAX_ERROR),
-							 errmsg("record variable cannot be part of multiple-item INTO list"),
-							 pln_scanner_errposition(yylloc)));
-				pln_push_back_token(tok);
-			}
-			else
-			{
-				*target = (PlnVariable *)
-					read_into_scalar_list(NameOfDatum(&(yylval.wdatum)),
-										  yylval.wdatum.datum, yylloc);
-			}
-			break;
-
-		default:
-			/* just to give a better message than "syntax error" */
-			current_token_is_not_variable(tok);
-	}
+	if (tok == ',')
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("record variable cannot be part of multiple-item INTO list"),
+				 pln_scanner_errposition(yylloc)));
+	pln_push_back_token(tok);
 }
 
+/* The most scalar variables one INTO list (or FOR target list) may name */
+#define MAX_INTO_SCALARS 1024
+
 /*
- * Given the first datum and name in the INTO list, continue to read
- * comma-separated scalar variables until we run out. Then construct
- * and return a fake "row" variable that represents the list of
- * scalars.
+ * Read the rest of a list of scalar targets, whose first member has been
+ * read already, and make the anonymous row that stands for the list.  The
+ * token after the list is left unread.
  */
 static PlnRow *
 read_into_scalar_list(char *initial_name,
 					  PlnDatum *initial_datum,
 					  int initial_location)
 {
-	int			nfields;
-	char	   *fieldnames[1024];
-	int			varnos[1024];
+	List	   *names;
+	List	   *dnos;
 	PlnRow	   *row;
+	ListCell   *lc;
+	int			i;
 	int			tok;
 
 	check_assignable(initial_datum, initial_location);
-	fieldnames[0] = initial_name;
-	varnos[0] = initial_datum->dno;
-	nfields = 1;
+	names = list_make1(initial_name);
+	dnos = list_make1_int(initial_datum->dno);
 
 	while ((tok = yylex()) == ',')
 	{
-		/* Check for array overflow */
-		if (nfields >= 1024)
+		PlnDatum   *datum;
+
+		if (list_length(dnos) >= MAX_INTO_SCALARS)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("too many INTO variables specified"),
 					 pln_scanner_errposition(yylloc)));
 
 		tok = yylex();
-		switch (tok)
-		{
-			case T_DATUM:
-				check_assignable(yylval.wdatum.datum, yylloc);
-				if (yylval.wdatum.datum->dtype == PLN_DTYPE_ROW ||
-					yylval.wdatum.datum->dtype == PLN_DTYPE_REC)
-					ereport(ERROR,
-							(errcode(ERRCODE_SYNTAX_ERROR),
-							 errmsg("\"%s\" is not a scalar variable",
-									NameOfDatum(&(yylval.wdatum))),
-							 pln_scanner_errposition(yylloc)));
-				fieldnames[nfields] = NameOfDatum(&(yylval.wdatum));
-				varnos[nfields++] = yylval.wdatum.datum->dno;
-				break;
+		if (tok != T_DATUM)
+			current_token_is_not_variable(tok);
 
-			default:
-				/* just to give a better message than "syntax error" */
-				current_token_is_not_variable(tok);
-		}
+		datum = yylval.wdatum.datum;
+		check_assignable(datum, yylloc);
+		if (datum->dtype == PLN_DTYPE_ROW || datum->dtype == PLN_DTYPE_REC)
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("\"%s\" is not a scalar variable",
+							NameOfDatum(&(yylval.wdatum))),
+					 pln_scanner_errposition(yylloc)));
+		names = lappend(names, NameOfDatum(&(yylval.wdatum)));
+		dnos = lappend_int(dnos, datum->dno);
 	}
 
-	/*
-	 * We read an extra, non-comma token from yylex(), so push it back onto
-	 * the input stream
-	 */
+	/* that token was not a comma, so it belongs to what follows */
 	pln_push_back_token(tok);
 
 	row = palloc0(sizeof(PlnRow));
 	row->dtype = PLN_DTYPE_ROW;
 	row->refname = "(unnamed row)";
 	row->lineno = pln_location_to_lineno(initial_location);
-	row->nfields = nfields;
-	row->fieldnames = palloc(sizeof(char *) * nfields);
-	row->varnos = palloc(sizeof(int) * nfields);
-	while (--nfields >= 0)
+	row->nfields = list_length(dnos);
+	row->fieldnames = palloc(sizeof(char *) * row->nfields);
+	row->varnos = palloc(sizeof(int) * row->nfields);
+	i = 0;
+	foreach(lc, dnos)
 	{
-		row->fieldnames[nfields] = fieldnames[nfields];
-		row->varnos[nfields] = varnos[nfields];
+		row->fieldnames[i] = (char *) list_nth(names, i);
+		row->varnos[i] = lfirst_int(lc);
+		i++;
 	}
+	list_free(names);
+	list_free(dnos);
 
 	pln_add_datum((PlnDatum *) row);
 
 	return row;
 }
 
+/*
+ * RETURN in a function that returns nothing (a procedure, a void or a
+ * set-returning function) must not have a value.
+ */
+static void
+reject_return_value(void)
+{
+	PlnFunction *func = pln_curr_compile;
+
+	if (func->fn_retset)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("RETURN cannot have a parameter in function returning set"),
+				 errhint("Use RETURN NEXT or RETURN QUERY."),
+				 pln_scanner_errposition(yylloc)));
+	if (func->fn_prokind == PROKIND_PROCEDURE)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("RETURN cannot have a parameter in a procedure"),
+				 pln_scanner_errposition(yylloc)));
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("RETURN cannot have a parameter in function returning void"),
+			 pln_scanner_errposition(yylloc)));
+}
+
 static PlnStmt *
 make_return_stmt(int location)
 {
 	PlnStmtReturn *new;
+	int			tok;
 
 	new = palloc0(sizeof(PlnStmtReturn));
 	new->cmd_type = PLN_STMT_RETURN;
@@ -2574,113 +2307,89 @@ make_return_stmt(int location)
 	new->expr = NULL;
 	new->retvarno = -1;
 
-	if (pln_curr_compile->fn_retset)
+	tok = yylex();
+	if (pln_curr_compile->fn_retset || pln_curr_compile->fn_rettype == VOIDOID)
 	{
-		if (yylex() != ';')
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("RETURN cannot have a parameter in function returning set"),
-					 errhint("Use RETURN NEXT or RETURN QUERY."),
-					 pln_scanner_errposition(yylloc)));
+		if (tok != ';')
+			reject_return_value();
+		return (PlnStmt *) new;
 	}
-	else if (pln_curr_compile->fn_rettype == VOIDOID)
+
+	/*
+	 * "RETURN var;" hands back the variable's value directly, without
+	 * evaluating an expression.  Anything else is an expression, which
+	 * is required here.
+	 */
+	if (tok == T_DATUM && pln_peek() == ';' &&
+		(yylval.wdatum.datum->dtype == PLN_DTYPE_VAR ||
+		 yylval.wdatum.datum->dtype == PLN_DTYPE_ROW ||
+		 yylval.wdatum.datum->dtype == PLN_DTYPE_REC))
 	{
-		if (yylex() != ';')
-		{
-			if (pln_curr_compile->fn_prokind == PROKIND_PROCEDURE)
-				ereport(ERROR,
-						(errcode(ERRCODE_SYNTAX_ERROR),
-						 errmsg("RETURN cannot have a parameter in a procedure"),
-						 pln_scanner_errposition(yylloc)));
-			else
-				ereport(ERROR,
-						(errcode(ERRCODE_DATATYPE_MISMATCH),
-						 errmsg("RETURN cannot have a parameter in function returning void"),
-						 pln_scanner_errposition(yylloc)));
-		}
+		new->retvarno = yylval.wdatum.datum->dno;
+		tok = yylex();			/* the ';' we peeked at */
+		Assert(tok == ';');
 	}
 	else
 	{
-		/* a plain variable is returned without the SQL machinery */
-		int			tok = yylex();
-
-		if (tok == T_DATUM && pln_peek() == ';' &&
-			(yylval.wdatum.datum->dtype == PLN_DTYPE_VAR ||
-			 yylval.wdatum.datum->dtype == PLN_DTYPE_ROW ||
-			 yylval.wdatum.datum->dtype == PLN_DTYPE_REC))
-		{
-			new->retvarno = yylval.wdatum.datum->dno;
-			/* eat the semicolon token that we only peeked at above */
-			tok = yylex();
-			Assert(tok == ';');
-		}
-		else
-		{
-			/* an expression is required here */
-			pln_push_back_token(tok);
-			new->expr = read_sql_expression(';', ";");
-		}
+		pln_push_back_token(tok);
+		new->expr = read_sql_expression(';', ";");
 	}
 
 	return (PlnStmt *) new;
 }
 
+/*
+ * The options of RAISE ... USING, each "option = expression", separated
+ * by commas up to the ';'.
+ */
 static List *
 read_raise_options(void)
 {
-	List	   *result = NIL;
-
-	for (;;)
+	static const struct
 	{
-		PlnRaiseOption *opt;
-		int			tok;
+		int			token;
+		const char *word;
+		PlnRaiseOptionType type;
+	}			options[] =
+	{
+		{K_ERRCODE, "errcode", PLN_RAISEOPT_ERRCODE},
+		{K_MESSAGE, "message", PLN_RAISEOPT_MESSAGE},
+		{K_DETAIL, "detail", PLN_RAISEOPT_DETAIL},
+		{K_HINT, "hint", PLN_RAISEOPT_HINT},
+		{K_COLUMN, "column", PLN_RAISEOPT_COLUMN},
+		{K_CONSTRAINT, "constraint", PLN_RAISEOPT_CONSTRAINT},
+		{K_DATATYPE, "datatype", PLN_RAISEOPT_DATATYPE},
+		{K_TABLE, "table", PLN_RAISEOPT_TABLE},
+		{K_SCHEMA, "schema", PLN_RAISEOPT_SCHEMA},
+	};
+	List	   *result = NIL;
+	int			tok;
 
-		if ((tok = yylex()) == 0)
+	do
+	{
+		PlnRaiseOption *opt = palloc(sizeof(PlnRaiseOption));
+		int			i;
+
+		tok = yylex();
+		if (tok == 0)
 			yyerror("unexpected end of function definition");
 
-		opt = (PlnRaiseOption *) palloc(sizeof(PlnRaiseOption));
-
-		if (tok_is_keyword(tok, &yylval,
-						   K_ERRCODE, "errcode"))
-			opt->opt_type = PLN_RAISEOPT_ERRCODE;
-		else if (tok_is_keyword(tok, &yylval,
-								K_MESSAGE, "message"))
-			opt->opt_type = PLN_RAISEOPT_MESSAGE;
-		else if (tok_is_keyword(tok, &yylval,
-								K_DETAIL, "detail"))
-			opt->opt_type = PLN_RAISEOPT_DETAIL;
-		else if (tok_is_keyword(tok, &yylval,
-								K_HINT, "hint"))
-			opt->opt_type = PLN_RAISEOPT_HINT;
-		else if (tok_is_keyword(tok, &yylval,
-								K_COLUMN, "column"))
-			opt->opt_type = PLN_RAISEOPT_COLUMN;
-		else if (tok_is_keyword(tok, &yylval,
-								K_CONSTRAINT, "constraint"))
-			opt->opt_type = PLN_RAISEOPT_CONSTRAINT;
-		else if (tok_is_keyword(tok, &yylval,
-								K_DATATYPE, "datatype"))
-			opt->opt_type = PLN_RAISEOPT_DATATYPE;
-		else if (tok_is_keyword(tok, &yylval,
-								K_TABLE, "table"))
-			opt->opt_type = PLN_RAISEOPT_TABLE;
-		else if (tok_is_keyword(tok, &yylval,
-								K_SCHEMA, "schema"))
-			opt->opt_type = PLN_RAISEOPT_SCHEMA;
-		else
+		for (i = 0; i < lengthof(options); i++)
+		{
+			if (tok_is_keyword(tok, &yylval, options[i].token, options[i].word))
+				break;
+		}
+		if (i == lengthof(options))
 			yyerror("unrecognized RAISE statement option");
+		opt->opt_type = options[i].type;
 
 		tok = yylex();
 		if (tok != '=' && tok != COLON_EQUALS)
 			yyerror("syntax error, expected \"=\"");
 
 		opt->expr = read_sql_expression2(',', ';', ", or ;", &tok);
-
 		result = lappend(result, opt);
-
-		if (tok == ';')
-			break;
-	}
+	} while (tok != ';');
 
 	return result;
 }
@@ -2692,29 +2401,29 @@ read_raise_options(void)
 static void
 check_raise_parameters(PlnStmtRaise *stmt)
 {
-	char	   *cp;
-	int			expected_nparams = 0;
+	const char *cp = stmt->message;
+	int			placeholders = 0;
+	int			nparams = list_length(stmt->params);
 
-	if (stmt->message == NULL)
+	if (cp == NULL)
 		return;
 
-	for (cp = stmt->message; *cp; cp++)
+	while ((cp = strchr(cp, '%')) != NULL)
 	{
-		if (cp[0] == '%')
+		if (cp[1] == '%')
+			cp += 2;
+		else
 		{
-			/* ignore literal % characters */
-			if (cp[1] == '%')
-				cp++;
-			else
-				expected_nparams++;
+			placeholders++;
+			cp++;
 		}
 	}
 
-	if (expected_nparams < list_length(stmt->params))
+	if (placeholders < nparams)
 		ereport(ERROR,
 				(errcode(ERRCODE_SYNTAX_ERROR),
 				 errmsg("too many parameters specified for RAISE")));
-	if (expected_nparams > list_length(stmt->params))
+	if (placeholders > nparams)
 		ereport(ERROR,
 				(errcode(ERRCODE_SYNTAX_ERROR),
 				 errmsg("too few parameters specified for RAISE")));
@@ -2726,44 +2435,48 @@ check_raise_parameters(PlnStmtRaise *stmt)
 static void
 check_labels(const char *start_label, const char *end_label, int end_location)
 {
-	if (end_label)
-	{
-		if (!start_label)
-			ereport(ERROR,
-					(errcode(ERRCODE_SYNTAX_ERROR),
-					 errmsg("end label \"%s\" specified for unlabeled block",
-							end_label),
-					 pln_scanner_errposition(end_location)));
+	if (end_label == NULL)
+		return;
 
-		if (strcmp(start_label, end_label) != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_SYNTAX_ERROR),
-					 errmsg("end label \"%s\" differs from block's label \"%s\"",
-							end_label, start_label),
-					 pln_scanner_errposition(end_location)));
-	}
+	if (start_label == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("end label \"%s\" specified for unlabeled block",
+						end_label),
+				 pln_scanner_errposition(end_location)));
+	if (strcmp(start_label, end_label) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("end label \"%s\" differs from block's label \"%s\"",
+						end_label, start_label),
+				 pln_scanner_errposition(end_location)));
 }
 
-/* A CONSTANT may not be the target of an assignment or INTO */
+/*
+ * A CONSTANT may not be the target of an assignment or INTO.  A field is
+ * as assignable as its record; an anonymous row is built from targets
+ * that were checked one by one.
+ */
 static void
 check_assignable(PlnDatum *datum, int location)
 {
+	PlnVariable *var;
+
 	switch (datum->dtype)
 	{
 		case PLN_DTYPE_VAR:
 		case PLN_DTYPE_REC:
-			if (((PlnVariable *) datum)->isconst)
+			var = (PlnVariable *) datum;
+			if (var->isconst)
 				ereport(ERROR,
 						(errcode(ERRCODE_ERROR_IN_ASSIGNMENT),
 						 errmsg("variable \"%s\" is declared CONSTANT",
-								((PlnVariable *) datum)->refname),
+								var->refname),
 						 pln_scanner_errposition(location)));
 			break;
 		case PLN_DTYPE_ROW:
-			/* always assignable; member vars were checked at compile time */
 			break;
 		case PLN_DTYPE_RECFIELD:
-			/* assignable if parent record is */
 			check_assignable(pln_curr_compile->datums[((PlnRecField *) datum)->recparentno],
 							 location);
 			break;
@@ -2774,16 +2487,20 @@ check_assignable(PlnDatum *datum, int location)
 }
 
 /*
- * Build the statement for CASE.  With a search expression, its value goes
- * into a hidden variable and each WHEN becomes "var IN (when-list)".
+ * Build the CASE statement.  The searched form, CASE x WHEN a, b THEN ...,
+ * is turned into the other one: x is stored in a hidden variable when the
+ * statement runs, and each WHEN list becomes the condition
+ * "hidden IN (a, b)".  The WHEN texts have only been read, not parsed, so
+ * rewriting them is just string work.
  */
 static PlnStmt *
 make_case(int location, PlnExpr *t_expr,
 		  List *case_when_list, List *else_stmts)
 {
-	PlnStmtCase *new;
+	PlnStmtCase *new = palloc(sizeof(PlnStmtCase));
+	bool		empty_else = (list_length(else_stmts) == 1 &&
+							  linitial(else_stmts) == NULL);
 
-	new = palloc(sizeof(PlnStmtCase));
 	new->cmd_type = PLN_STMT_CASE;
 	new->lineno = pln_location_to_lineno(location);
 	new->stmtid = pln_next_stmtid();
@@ -2791,56 +2508,40 @@ make_case(int location, PlnExpr *t_expr,
 	new->t_varno = 0;
 	new->case_when_list = case_when_list;
 	new->have_else = (else_stmts != NIL);
-	/* Get rid of list-with-NULL hack */
-	if (list_length(else_stmts) == 1 && linitial(else_stmts) == NULL)
-		new->else_stmts = NIL;
-	else
-		new->else_stmts = else_stmts;
+	new->else_stmts = empty_else ? NIL : else_stmts;
 
-	if (t_expr)
+	if (t_expr != NULL)
 	{
-		char		varname[32];
-		PlnVar	   *t_var;
-		ListCell   *l;
-
-		/* use a name unlikely to collide with any user names */
-		snprintf(varname, sizeof(varname), "__Case__Variable_%d__",
-				 pln_curr_compile->ndatums);
+		char	   *hidden;
+		PlnVar	   *hidden_var;
+		ListCell   *lc;
 
 		/*
-		 * We don't yet know the result datatype of t_expr.  Build the
-		 * variable as if it were INT4; we'll fix this at runtime if needed.
+		 * The name only has to be one that no user writes.  The type is a
+		 * placeholder: the executor gives the variable the type of x's
+		 * value before storing it.
 		 */
-		t_var = (PlnVar *)
-			pln_build_variable(varname, new->lineno,
-							   pln_build_datatype(INT4OID,
-												  -1,
-												  InvalidOid,
+		hidden = psprintf("__Case__Variable_%d__", pln_curr_compile->ndatums);
+		hidden_var = (PlnVar *)
+			pln_build_variable(hidden, new->lineno,
+							   pln_build_datatype(INT4OID, -1, InvalidOid,
 												  NULL),
 							   true);
-		new->t_varno = t_var->dno;
+		new->t_varno = hidden_var->dno;
 
-		foreach(l, case_when_list)
+		foreach(lc, case_when_list)
 		{
-			PlnCaseWhen *cwt = (PlnCaseWhen *) lfirst(l);
-			PlnExpr    *expr = cwt->expr;
-			StringInfoData ds;
+			PlnExpr    *cond = ((PlnCaseWhen *) lfirst(lc))->expr;
+			char	   *old_query = cond->query;
 
-			/* We expect to have expressions not statements */
-			Assert(expr->parseMode == RAW_PARSE_PLPGSQL_EXPR);
+			/* WHEN lists were read as expressions (expr_until_then) */
+			Assert(cond->parseMode == RAW_PARSE_PLPGSQL_EXPR);
 
-			/* Do the string hacking */
-			initStringInfo(&ds);
+			cond->query = psprintf("\"%s\" IN (%s)", hidden, old_query);
+			pfree(old_query);
 
-			appendStringInfo(&ds, "\"%s\" IN (%s)",
-							 varname, expr->query);
-
-			pfree(expr->query);
-			expr->query = pstrdup(ds.data);
-			/* Adjust expr's namespace to include the case variable */
-			expr->ns = pln_ns_top();
-
-			pfree(ds.data);
+			/* the hidden variable must be visible to the condition */
+			cond->ns = pln_ns_top();
 		}
 	}
 
@@ -2848,56 +2549,275 @@ make_case(int location, PlnExpr *t_expr,
 }
 
 /*
- * Collect the variables declared since the last call, for the block's
- * initialisation list.  With varnos == NULL, just forget them.
+ * Hand out the variables declared since the last call, for a block's list
+ * of variables to initialise on entry; returns how many there are.  Only
+ * scalars and records are initialised (rows and fields have no value of
+ * their own).  With varnos == NULL the datums are just skipped.
  */
 static int
 add_initdatums(int **varnos)
 {
-	static int	datums_last = 0;
-	int			i;
-	int			n = 0;
+	static int	first_unclaimed = 0;
+	int			count = 0;
 
 	if (pln_curr_compile == NULL)
 		return 0;
 
 	if (varnos != NULL)
 	{
-		for (i = datums_last; i < pln_curr_compile->ndatums; i++)
-		{
-			switch (pln_curr_compile->datums[i]->dtype)
-			{
-				case PLN_DTYPE_VAR:
-				case PLN_DTYPE_REC:
-					n++;
-					break;
-				default:
-					break;
-			}
-		}
+		int			ndatums = pln_curr_compile->ndatums;
+		int		   *found = NULL;
+		int			i;
 
-		if (n > 0)
+		for (i = first_unclaimed; i < ndatums; i++)
 		{
-			*varnos = (int *) palloc(sizeof(int) * n);
+			PlnDatum   *d = pln_curr_compile->datums[i];
 
-			n = 0;
-			for (i = datums_last; i < pln_curr_compile->ndatums; i++)
-			{
-				switch (pln_curr_compile->datums[i]->dtype)
-				{
-					case PLN_DTYPE_VAR:
-					case PLN_DTYPE_REC:
-						(*varnos)[n++] = pln_curr_compile->datums[i]->dno;
-						break;
-					default:
-						break;
-				}
-			}
+			if (d->dtype != PLN_DTYPE_VAR && d->dtype != PLN_DTYPE_REC)
+				continue;
+			if (found == NULL)
+				found = palloc(sizeof(int) * (ndatums - first_unclaimed));
+			found[count++] = d->dno;
 		}
-		else
-			*varnos = NULL;
+		*varnos = found;
 	}
 
-	datums_last = pln_curr_compile->ndatums;
-	return n;
+	first_unclaimed = pln_curr_compile->ndatums;
+	return count;
+}
+
+/*
+ * The end of a block's DECLARE part (or of its label, when there is no
+ * DECLARE): names are looked up again from here on, and with has_decls
+ * the variables just declared become the block's variables.
+ */
+static DeclHeader
+end_of_declarations(char *label, bool has_decls)
+{
+	DeclHeader	hdr;
+
+	pln_IdentifierLookup = PLN_LOOKUP_NORMAL;
+	hdr.label = label;
+	hdr.n_initvars = 0;
+	hdr.initvarnos = NULL;
+	if (has_decls)
+		hdr.n_initvars = add_initdatums(&hdr.initvarnos);
+	return hdr;
+}
+
+/*
+ * What ALIAS FOR names: a variable visible here, by one name or by two or
+ * three dotted ones.  shown is the name as error messages give it.
+ */
+static PlnNsItem *
+alias_target(List *idents, const char *shown, int location)
+{
+	int			n = list_length(idents);
+	PlnNsItem  *nsi = NULL;
+
+	if (n >= 1 && n <= 3)
+		nsi = pln_ns_lookup(pln_ns_top(), false,
+							strVal(linitial(idents)),
+							n >= 2 ? strVal(lsecond(idents)) : NULL,
+							n >= 3 ? strVal(lthird(idents)) : NULL,
+							NULL);
+	if (nsi == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("variable \"%s\" does not exist", shown),
+				 pln_scanner_errposition(location)));
+	return nsi;
+}
+
+/* A declaration may not reuse a name declared earlier in the same block */
+static void
+check_name_is_new(const char *name)
+{
+	if (pln_ns_lookup(pln_ns_top(), true, name, NULL, NULL, NULL) != NULL)
+		yyerror("duplicate declaration");
+}
+
+/* SQLSTATE or SQLERRM of an exception block: a text constant */
+static int
+make_handler_variable(const char *name, int lineno)
+{
+	PlnType    *text_type;
+	PlnVariable *var;
+
+	text_type = pln_build_datatype(TEXTOID, -1,
+								   pln_curr_compile->fn_input_collation,
+								   NULL);
+	var = pln_build_variable(name, lineno, text_type, true);
+	var->isconst = true;
+	return var->dno;
+}
+
+/*
+ * The string after SQLSTATE: five characters, each a digit or an
+ * upper-case letter.
+ */
+static char *
+read_sqlstate_literal(void)
+{
+	char	   *code;
+
+	if (yylex() != SCONST)
+		yyerror("syntax error");
+	code = yylval.str;
+	if (strlen(code) != 5 ||
+		strspn(code, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") != 5)
+		yyerror("invalid SQLSTATE code");
+	return code;
+}
+
+/*
+ * The optional level word of RAISE.  If *tok is one, the next token is
+ * read into *tok; the level (ERROR when none is given) is returned.
+ */
+static int
+read_raise_level(int *tok)
+{
+	static const struct
+	{
+		int			token;
+		const char *word;
+		int			level;
+	}			levels[] =
+	{
+		{K_EXCEPTION, "exception", ERROR},
+		{K_WARNING, "warning", WARNING},
+		{K_NOTICE, "notice", NOTICE},
+		{K_INFO, "info", INFO},
+		{K_LOG, "log", LOG},
+		{K_DEBUG, "debug", DEBUG1},
+	};
+	int			i;
+
+	for (i = 0; i < lengthof(levels); i++)
+	{
+		if (tok_is_keyword(*tok, &yylval, levels[i].token, levels[i].word))
+		{
+			*tok = yylex();
+			return levels[i].level;
+		}
+	}
+	return ERROR;
+}
+
+/*
+ * What RAISE raises, after the level: a format string followed by its
+ * parameters, a condition name, SQLSTATE 'xxxxx', or nothing at all
+ * before USING.  tok is its first token.  Returns the token that ends
+ * it, which is ';' or USING.
+ */
+static int
+read_raise_body(PlnStmtRaise *stmt, int tok)
+{
+	if (tok == K_USING)
+		return tok;
+
+	if (tok == SCONST)
+	{
+		stmt->message = yylval.str;
+		tok = yylex();
+		if (tok != ',' && tok != ';' && tok != K_USING)
+			yyerror("syntax error");
+		while (tok == ',')
+			stmt->params = lappend(stmt->params,
+								   read_sql_construct(',', ';', K_USING,
+													  ", or ; or USING",
+													  RAW_PARSE_PLPGSQL_EXPR,
+													  true, true,
+													  NULL, &tok));
+		return tok;
+	}
+
+	if (tok_is_keyword(tok, &yylval, K_SQLSTATE, "sqlstate"))
+		stmt->condname = read_sqlstate_literal();
+	else
+	{
+		if (tok == T_WORD)
+			stmt->condname = yylval.word.ident;
+		else if (pln_token_is_unreserved_keyword(tok))
+			stmt->condname = pstrdup(yylval.keyword);
+		else
+			yyerror("syntax error");
+		/* an unknown condition name is an error now */
+		pln_recognize_err_condition(stmt->condname, false);
+	}
+
+	tok = yylex();
+	if (tok != ';' && tok != K_USING)
+		yyerror("syntax error");
+	return tok;
+}
+
+/*
+ * EXIT and CONTINUE need somewhere to go.  A label must belong to a block
+ * or loop around the statement, and CONTINUE can only name a loop.
+ * Without a label, both need a loop around them: an unlabeled EXIT does
+ * not leave a plain block.
+ */
+static void
+check_exit_target(PlnStmtExit *stmt, int label_location, int stmt_location)
+{
+	PlnNsItem  *label;
+
+	if (stmt->label == NULL)
+	{
+		if (pln_ns_find_nearest_loop(pln_ns_top()) == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 stmt->is_exit ?
+					 errmsg("EXIT cannot be used outside a loop, unless it has a label") :
+					 errmsg("CONTINUE cannot be used outside a loop"),
+					 pln_scanner_errposition(stmt_location)));
+		return;
+	}
+
+	label = pln_ns_lookup_label(pln_ns_top(), stmt->label);
+	if (label == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("there is no label \"%s\" "
+						"attached to any block or loop enclosing this statement",
+						stmt->label),
+				 pln_scanner_errposition(label_location)));
+	if (!stmt->is_exit && label->itemno != PLN_LABEL_LOOP)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("block label \"%s\" cannot be used in CONTINUE",
+						stmt->label),
+				 pln_scanner_errposition(label_location)));
+}
+
+/*
+ * After a word that starts a statement and is no variable: does the next
+ * token show that an assignment was meant?  The token is left unread.
+ */
+static bool
+next_token_makes_assignment(void)
+{
+	int			tok = yylex();
+
+	pln_push_back_token(tok);
+	return tok == '=' || tok == COLON_EQUALS || tok == '[' || tok == '.';
+}
+
+/*
+ * An assignment is parsed by the SQL parser as a whole, target included;
+ * the parse mode tells it how many dotted names the target has.
+ */
+static RawParseMode
+assign_parse_mode(PlnWDatum *wdatum)
+{
+	int			nnames = wdatum->ident ? 1 : list_length(wdatum->idents);
+
+	if (nnames == 1)
+		return RAW_PARSE_PLPGSQL_ASSIGN1;
+	if (nnames == 2)
+		return RAW_PARSE_PLPGSQL_ASSIGN2;
+	if (nnames != 3)
+		elog(ERROR, "unexpected number of names");
+	return RAW_PARSE_PLPGSQL_ASSIGN3;
 }

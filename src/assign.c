@@ -607,46 +607,35 @@ exec_move_row(PlnExecState *estate, PlnVariable *target,
 	if (target->dtype == PLN_DTYPE_ROW)
 	{
 		PlnRow	   *row = (PlnRow *) target;
-		int			td_natts = tupdesc ? tupdesc->natts : 0;
-		int			fnum;
-		int			anum = 0;
+		int			ncols = tupdesc ? tupdesc->natts : 0;
+		int			col = -1;	/* last source column used */
+		int			i;
 
-		for (fnum = 0; fnum < row->nfields; fnum++)
+		for (i = 0; i < row->nfields; i++)
 		{
-			PlnDatum   *var = estate->datums[row->varnos[fnum]];
-			Datum		value;
-			bool		isnull;
-			Oid			valtype;
-			int32		valtypmod;
+			Datum		value = (Datum) 0;
+			bool		isnull = true;
+			Oid			valtype = UNKNOWNOID;
+			int32		valtypmod = -1;
 
-			/* skip dropped columns of the source */
-			while (anum < td_natts &&
-				   TupleDescAttr(tupdesc, anum)->attisdropped)
-				anum++;
+			/* the next column that was not dropped */
+			do
+				col++;
+			while (col < ncols && TupleDescAttr(tupdesc, col)->attisdropped);
 
-			if (anum < td_natts)
+			/* past the last column, targets get an untyped NULL */
+			if (col < ncols)
 			{
-				if (tup)
-					value = heap_getattr(tup, anum + 1, tupdesc, &isnull);
-				else
-				{
-					value = (Datum) 0;
-					isnull = true;
-				}
-				valtype = TupleDescAttr(tupdesc, anum)->atttypid;
-				valtypmod = TupleDescAttr(tupdesc, anum)->atttypmod;
-				anum++;
-			}
-			else
-			{
-				/* more targets than columns: the rest get NULL */
-				value = (Datum) 0;
-				isnull = true;
-				valtype = UNKNOWNOID;
-				valtypmod = -1;
+				Form_pg_attribute attr = TupleDescAttr(tupdesc, col);
+
+				if (tup != NULL)
+					value = heap_getattr(tup, col + 1, tupdesc, &isnull);
+				valtype = attr->atttypid;
+				valtypmod = attr->atttypmod;
 			}
 
-			exec_assign_value(estate, var, value, isnull, valtype, valtypmod);
+			exec_assign_value(estate, estate->datums[row->varnos[i]],
+							  value, isnull, valtype, valtypmod);
 		}
 		return;
 	}
@@ -691,6 +680,50 @@ exec_cast_value(PlnExecState *estate, Datum value, bool *isnull,
 	}
 
 	return value;
+}
+
+/*
+ * The expression tree that converts a value of (srctype, srctypmod) to
+ * (dsttype, dsttypmod) the way PL/pgSQL assignment does, with a
+ * CaseTestExpr standing for the value; NULL if the value can be used as
+ * it is.  The conversion is the parser's assignment coercion in its
+ * PL/pgSQL flavour, which also accepts conversion through text; when the
+ * parser knows no way at all, the value goes through the types' output
+ * and input functions, and then the length coercion of dsttypmod.
+ */
+static Node *
+build_cast_tree(Oid srctype, int32 srctypmod, Oid dsttype, int32 dsttypmod)
+{
+	CaseTestExpr *value = makeNode(CaseTestExpr);
+	Node	   *tree;
+
+	value->typeId = srctype;
+	value->typeMod = srctypmod;
+	value->collation = get_typcollation(srctype);
+
+	tree = coerce_to_target_type(NULL, (Node *) value, srctype,
+								 dsttype, dsttypmod,
+								 COERCION_PLPGSQL, COERCE_IMPLICIT_CAST, -1);
+	if (tree == NULL)
+	{
+		CoerceViaIO *via_text = makeNode(CoerceViaIO);
+
+		via_text->arg = (Expr *) value;
+		via_text->resulttype = dsttype;
+		via_text->resultcollid = InvalidOid;
+		via_text->coerceformat = COERCE_IMPLICIT_CAST;
+		via_text->location = -1;
+		tree = (Node *) via_text;
+		if (dsttypmod != -1)
+			tree = coerce_to_target_type(NULL, tree, dsttype,
+										 dsttype, dsttypmod,
+										 COERCION_ASSIGNMENT,
+										 COERCE_IMPLICIT_CAST, -1);
+	}
+
+	/* const-fold; a tree that folds down to the bare value is a no-op */
+	tree = (Node *) expression_planner((Expr *) tree);
+	return (tree == (Node *) value) ? NULL : tree;
 }
 
 /*
@@ -742,52 +775,10 @@ get_cast_entry(PlnExecState *estate,
 	if (entry == NULL)
 	{
 		Node	   *cast_expr;
-		CaseTestExpr *placeholder;
 		MemoryContext oldcontext;
 
-		/* build the expression in a scratch context first */
 		oldcontext = MemoryContextSwitchTo(cast_context);
-
-		placeholder = makeNode(CaseTestExpr);
-		placeholder->typeId = srctype;
-		placeholder->typeMod = srctypmod;
-		placeholder->collation = get_typcollation(srctype);
-
-		/*
-		 * The parser's assignment coercion, as PL/pgSQL uses it: an
-		 * assignment cast if there is one, else through text.
-		 */
-		cast_expr = coerce_to_target_type(NULL,
-										  (Node *) placeholder, srctype,
-										  dsttype, dsttypmod,
-										  COERCION_PLPGSQL,
-										  COERCE_IMPLICIT_CAST,
-										  -1);
-		if (cast_expr == NULL)
-		{
-			/* no path: fall back to an I/O conversion */
-			CoerceViaIO *iocoerce = makeNode(CoerceViaIO);
-
-			iocoerce->arg = (Expr *) placeholder;
-			iocoerce->resulttype = dsttype;
-			iocoerce->resultcollid = InvalidOid;
-			iocoerce->coerceformat = COERCE_IMPLICIT_CAST;
-			iocoerce->location = -1;
-			cast_expr = (Node *) iocoerce;
-			if (dsttypmod != -1)
-				cast_expr = coerce_to_target_type(NULL,
-												  cast_expr, dsttype,
-												  dsttype, dsttypmod,
-												  COERCION_ASSIGNMENT,
-												  COERCE_IMPLICIT_CAST,
-												  -1);
-		}
-
-		/* simplify, and see whether anything is left to do */
-		cast_expr = (Node *) expression_planner((Expr *) cast_expr);
-		if (cast_expr == (Node *) placeholder)
-			cast_expr = NULL;
-
+		cast_expr = build_cast_tree(srctype, srctypmod, dsttype, dsttypmod);
 		MemoryContextSwitchTo(oldcontext);
 
 		entry = (CastEntry *) hash_search(cast_hash, &key, HASH_ENTER, &found);

@@ -60,7 +60,7 @@ typedef struct PlnHashEntry
 
 static HTAB *pln_hashtable = NULL;
 
-#define FUNCS_PER_USER 128		/* initial table size */
+#define FUNCTION_CACHE_INITIAL_SIZE 128
 
 static void compile_error_callback(void *arg);
 static PlnFunction *do_compile(FunctionCallInfo fcinfo, HeapTuple procTup,
@@ -71,8 +71,7 @@ static void compute_function_hashkey(FunctionCallInfo fcinfo,
 									 Form_pg_proc procStruct,
 									 PlnFuncKey *hashkey,
 									 bool forValidator);
-static void resolve_polymorphic_for_validator(int numargs, Oid *argtypes,
-											  char *argmodes, Oid *rettype);
+static Oid	validator_standin_type(Oid typid);
 static PlnFunction *hash_lookup(PlnFuncKey *key);
 static void hash_insert(PlnFunction *function, PlnFuncKey *key);
 static void hash_delete(PlnFunction *function);
@@ -83,6 +82,14 @@ static Node *param_ref(ParseState *pstate, ParamRef *pref);
 static Node *resolve_column_ref(ParseState *pstate, PlnExpr *expr,
 								ColumnRef *cref, bool error_if_no_field);
 static Node *make_datum_param(PlnExpr *expr, int dno, int location);
+
+/* Was the function compiled from this version of its pg_proc row? */
+static bool
+compiled_from_row(PlnFunction *function, HeapTuple procTup)
+{
+	return function->fn_xmin == HeapTupleHeaderGetRawXmin(procTup->t_data) &&
+		ItemPointerEquals(&function->fn_tid, &procTup->t_self);
+}
 
 /*
  * Find or build the compiled form of the function being called.
@@ -95,8 +102,6 @@ pln_compile(FunctionCallInfo fcinfo, bool forValidator)
 	Form_pg_proc procStruct;
 	PlnFunction *function;
 	PlnFuncKey	hashkey;
-	bool		function_valid = false;
-	bool		hashkey_valid = false;
 
 	/*
 	 * A function found through fn_extra and checked against its pg_proc
@@ -112,51 +117,32 @@ pln_compile(FunctionCallInfo fcinfo, bool forValidator)
 		elog(ERROR, "cache lookup failed for function %u", funcOid);
 	procStruct = (Form_pg_proc) GETSTRUCT(procTup);
 
-	/* a previous call may have stashed the function in fn_extra */
+	/*
+	 * Candidates, in order: what a previous call through this FmgrInfo
+	 * stashed in fn_extra, then the cache entry for the current key (the
+	 * stashed one may have been built for other actual argument types).
+	 * A candidate compiled from an older version of the pg_proc row is
+	 * stale and leaves the cache; a call still running it keeps it until
+	 * it finishes.
+	 */
 	function = (PlnFunction *) fcinfo->flinfo->fn_extra;
-
-recheck:
-	if (!function)
+	if (function != NULL && !compiled_from_row(function, procTup))
+	{
+		delete_function(function);
+		function = NULL;
+	}
+	if (function == NULL)
 	{
 		compute_function_hashkey(fcinfo, procStruct, &hashkey, forValidator);
-		hashkey_valid = true;
 		function = hash_lookup(&hashkey);
-	}
-
-	if (function)
-	{
-		/* still valid if the pg_proc row did not change */
-		if (function->fn_xmin == HeapTupleHeaderGetRawXmin(procTup->t_data) &&
-			ItemPointerEquals(&function->fn_tid, &procTup->t_self))
-			function_valid = true;
-		else
+		if (function != NULL && !compiled_from_row(function, procTup))
 		{
-			/*
-			 * Stale: drop it from the cache.  A call that is still running
-			 * it keeps its copy; the memory is released when unused.
-			 */
 			delete_function(function);
-
-			/*
-			 * The stale entry may have been found through fn_extra with a
-			 * different hash key; look again under the right key.
-			 */
-			if (!hashkey_valid)
-			{
-				function = NULL;
-				goto recheck;
-			}
 			function = NULL;
 		}
-	}
-
-	if (!function_valid)
-	{
-		if (!hashkey_valid)
-			compute_function_hashkey(fcinfo, procStruct, &hashkey,
-									 forValidator);
-		function = do_compile(fcinfo, procTup, function,
-							  &hashkey, forValidator);
+		if (function == NULL)
+			function = do_compile(fcinfo, procTup, NULL, &hashkey,
+								  forValidator);
 	}
 
 	ReleaseSysCache(procTup);
@@ -260,54 +246,55 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 	/* the arguments: each named "$n", and by its name if it has one */
 	numargs = get_func_arg_info(procTup, &argtypes, &argnames, &argmodes);
 	rettype = procStruct->prorettype;
-	if (forValidator)
-		resolve_polymorphic_for_validator(numargs, argtypes, argmodes,
-										  &rettype);
-	else
+	for (i = 0; i < numargs; i++)
 	{
-		for (i = 0; i < numargs; i++)
-		{
-			if (IsPolymorphicType(argtypes[i]))
-				argtypes[i] = get_fn_expr_argtype(fcinfo->flinfo, i);
-		}
-		if (IsPolymorphicType(rettype))
-			rettype = get_fn_expr_rettype(fcinfo->flinfo);
+		if (forValidator)
+			argtypes[i] = validator_standin_type(argtypes[i]);
+		else if (IsPolymorphicType(argtypes[i]))
+			argtypes[i] = get_fn_expr_argtype(fcinfo->flinfo, i);
 	}
+	if (forValidator)
+		rettype = validator_standin_type(rettype);
+	else if (IsPolymorphicType(rettype))
+		rettype = get_fn_expr_rettype(fcinfo->flinfo);
 
 	function->fn_nargs = 0;
 	for (i = 0; i < numargs; i++)
 	{
-		char		buf[32];
-		Oid			argtypeid = argtypes[i];
+		char	   *dollar_name = psprintf("$%d", i + 1);
+		char	   *given_name = NULL;
 		char		argmode = argmodes ? argmodes[i] : PROARGMODE_IN;
 		PlnType    *argdtype;
+		PlnNsType	nstype;
 
 		if (argmode != PROARGMODE_IN && argmode != PROARGMODE_VARIADIC)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("OUT and INOUT parameters are not supported by PL/nimble yet")));
+		if (argnames != NULL && argnames[i][0] != '\0')
+			given_name = argnames[i];
 
-		snprintf(buf, sizeof(buf), "$%d", i + 1);
-
-		argdtype = pln_build_datatype(argtypeid, -1,
+		/* RECORD is the only pseudo-type an argument may have */
+		argdtype = pln_build_datatype(argtypes[i], -1,
 									  function->fn_input_collation, NULL);
-		if (argdtype->typtype == TYPTYPE_PSEUDO && argtypeid != RECORDOID)
+		if (argdtype->typtype == TYPTYPE_PSEUDO && argtypes[i] != RECORDOID)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("PL/nimble functions cannot accept type %s",
-							format_type_be(argtypeid))));
+							format_type_be(argtypes[i]))));
 
-		/* the variable is named after the argument, or $n */
-		var = pln_build_variable((argnames && argnames[i][0] != '\0') ?
-								 argnames[i] : buf,
+		/*
+		 * The variable is known both as $n and by the argument's name, if
+		 * it has one; its refname is the name, for messages.
+		 */
+		var = pln_build_variable(given_name ? given_name : dollar_name,
 								 0, argdtype, false);
 		function->fn_argvarnos[function->fn_nargs++] = var->dno;
 
-		pln_ns_additem(var->dtype == PLN_DTYPE_VAR ? PLN_NS_VAR : PLN_NS_REC,
-					   var->dno, buf);
-		if (argnames && argnames[i][0] != '\0')
-			pln_ns_additem(var->dtype == PLN_DTYPE_VAR ? PLN_NS_VAR : PLN_NS_REC,
-						   var->dno, argnames[i]);
+		nstype = (var->dtype == PLN_DTYPE_VAR) ? PLN_NS_VAR : PLN_NS_REC;
+		pln_ns_additem(nstype, var->dno, dollar_name);
+		if (given_name != NULL)
+			pln_ns_additem(nstype, var->dno, given_name);
 	}
 
 	/* the result */
@@ -471,50 +458,27 @@ compile_error_callback(void *arg)
 }
 
 /*
- * In the validator, polymorphic types have no actual type yet: stand in
- * int4 (and its array, range, multirange) so the body can be checked.
+ * In the validator, polymorphic types have no actual type yet.  The body
+ * is checked as if they were int4, or the int4 array, range or multirange
+ * for the polymorphic types of those kinds.  Other types stand for
+ * themselves.
  */
-static void
-resolve_polymorphic_for_validator(int numargs, Oid *argtypes, char *argmodes,
-								  Oid *rettype)
+static Oid
+validator_standin_type(Oid typid)
 {
-	int			i;
-	Oid		   *alltypes = palloc(sizeof(Oid) * (numargs + 1));
-
-	for (i = 0; i < numargs; i++)
-		alltypes[i] = argtypes[i];
-	alltypes[numargs] = *rettype;
-
-	for (i = 0; i <= numargs; i++)
-	{
-		switch (alltypes[i])
-		{
-			case ANYELEMENTOID:
-			case ANYNONARRAYOID:
-			case ANYENUMOID:	/* XXX dubious */
-			case ANYCOMPATIBLEOID:
-			case ANYCOMPATIBLENONARRAYOID:
-				alltypes[i] = INT4OID;
-				break;
-			case ANYARRAYOID:
-			case ANYCOMPATIBLEARRAYOID:
-				alltypes[i] = INT4ARRAYOID;
-				break;
-			case ANYRANGEOID:
-			case ANYCOMPATIBLERANGEOID:
-				alltypes[i] = INT4RANGEOID;
-				break;
-			case ANYMULTIRANGEOID:
-			case ANYCOMPATIBLEMULTIRANGEOID:
-				alltypes[i] = INT4MULTIRANGEOID;
-				break;
-			default:
-				break;
-		}
-	}
-	for (i = 0; i < numargs; i++)
-		argtypes[i] = alltypes[i];
-	*rettype = alltypes[numargs];
+	if (!IsPolymorphicType(typid))
+		return typid;
+	if (typid == ANYARRAYOID || typid == ANYCOMPATIBLEARRAYOID)
+		return INT4ARRAYOID;
+	if (typid == ANYRANGEOID || typid == ANYCOMPATIBLERANGEOID)
+		return INT4RANGEOID;
+	if (typid == ANYMULTIRANGEOID || typid == ANYCOMPATIBLEMULTIRANGEOID)
+		return INT4MULTIRANGEOID;
+	if (typid == ANYELEMENTOID || typid == ANYNONARRAYOID ||
+		typid == ANYENUMOID || typid == ANYCOMPATIBLEOID ||
+		typid == ANYCOMPATIBLENONARRAYOID)
+		return INT4OID;
+	return typid;
 }
 
 /* ----------
@@ -674,130 +638,106 @@ pln_build_recfield(PlnRec *rec, const char *fldname)
 
 /* ----------
  * Name lookup for the scanner
+ *
+ * The scanner asks about every name it reads, as one, two or three dotted
+ * words.  pln_ns_lookup says which item the leading words denote and how
+ * many of the words it took; what is left over decides what the whole
+ * name means: nothing left is the item itself, and one word left after a
+ * record is a field of it.  Fields get their datum here, at compile time,
+ * so that the parser hooks find them later.
  * ----------
  */
 
 /*
+ * The datum a dotted name of nwords words denotes, given the namespace
+ * item its first nused words identify, or NULL if the name is not a
+ * reference to one of our datums.
+ */
+static PlnDatum *
+datum_for_name(PlnNsItem *ns, int nwords, int nused, const char *lastword)
+{
+	int			rest = nwords - nused;
+
+	switch (ns->itemtype)
+	{
+		case PLN_NS_VAR:
+		case PLN_NS_ROW:
+			if (rest == 0)
+				return datums_array[ns->itemno];
+			break;
+		case PLN_NS_REC:
+			if (rest == 0)
+				return datums_array[ns->itemno];
+			if (rest == 1)
+				return (PlnDatum *)
+					pln_build_recfield((PlnRec *) datums_array[ns->itemno],
+									   lastword);
+			break;
+		default:
+			break;
+	}
+	return NULL;
+}
+
+/*
  * A single word: a variable if one by that name is visible and we are in
- * normal lookup mode.
+ * normal lookup mode (in DECLARE, names are being defined; inside SQL,
+ * the SQL parser resolves them through the hooks below).
  */
 bool
 pln_parse_word(char *word1, const char *yytxt, bool lookup,
 			   PlnWDatum *wdatum, PlnWord *word)
 {
+	bool		quoted = (yytxt[0] == '"');
+
 	if (lookup && pln_IdentifierLookup == PLN_LOOKUP_NORMAL)
 	{
 		PlnNsItem  *ns = pln_ns_lookup(pln_ns_top(), false,
 									   word1, NULL, NULL, NULL);
+		PlnDatum   *datum = ns ? datum_for_name(ns, 1, 1, NULL) : NULL;
 
-		if (ns != NULL)
+		if (datum != NULL)
 		{
-			switch (ns->itemtype)
-			{
-				case PLN_NS_VAR:
-				case PLN_NS_REC:
-				case PLN_NS_ROW:
-					wdatum->datum = datums_array[ns->itemno];
-					wdatum->ident = word1;
-					wdatum->quoted = (yytxt[0] == '"');
-					wdatum->idents = NIL;
-					return true;
-				default:
-					break;
-			}
+			wdatum->datum = datum;
+			wdatum->ident = word1;
+			wdatum->quoted = quoted;
+			wdatum->idents = NIL;
+			return true;
 		}
 	}
 
 	word->ident = word1;
-	word->quoted = (yytxt[0] == '"');
+	word->quoted = quoted;
 	return false;
 }
 
 /*
- * Two words a.b: label.variable, or record.field.
+ * Two or three dotted words: label.variable, record.field,
+ * label.record.field.  Dotted names are resolved in SQL text too (only in
+ * DECLARE they are not), so that field datums exist for the SQL parser.
  */
-bool
-pln_parse_dblword(char *word1, char *word2,
-				  PlnWDatum *wdatum, PlnCWord *cword)
+static bool
+parse_dotted(List *idents, PlnWDatum *wdatum, PlnCWord *cword)
 {
-	List	   *idents = list_make2(makeString(word1), makeString(word2));
+	int			nwords = list_length(idents);
 
 	if (pln_IdentifierLookup != PLN_LOOKUP_DECLARE)
 	{
-		int			nnames;
-		PlnNsItem  *ns = pln_ns_lookup(pln_ns_top(), false,
-									   word1, word2, NULL, &nnames);
+		int			nused;
+		PlnNsItem  *ns;
+		PlnDatum   *datum = NULL;
 
+		ns = pln_ns_lookup(pln_ns_top(), false,
+						   strVal(linitial(idents)),
+						   strVal(lsecond(idents)),
+						   nwords > 2 ? strVal(lthird(idents)) : NULL,
+						   &nused);
 		if (ns != NULL)
+			datum = datum_for_name(ns, nwords, nused,
+								   strVal(llast(idents)));
+		if (datum != NULL)
 		{
-			switch (ns->itemtype)
-			{
-				case PLN_NS_VAR:
-				case PLN_NS_ROW:
-					/* label.var */
-					if (nnames == 2)
-					{
-						wdatum->datum = datums_array[ns->itemno];
-						wdatum->ident = NULL;
-						wdatum->quoted = false;
-						wdatum->idents = idents;
-						return true;
-					}
-					break;
-				case PLN_NS_REC:
-					if (nnames == 1)
-					{
-						/* rec.field */
-						PlnRecField *fld;
-
-						fld = pln_build_recfield((PlnRec *) datums_array[ns->itemno],
-												 word2);
-						wdatum->datum = (PlnDatum *) fld;
-					}
-					else
-					{
-						/* label.rec */
-						wdatum->datum = datums_array[ns->itemno];
-					}
-					wdatum->ident = NULL;
-					wdatum->quoted = false;
-					wdatum->idents = idents;
-					return true;
-				default:
-					break;
-			}
-		}
-	}
-
-	cword->idents = idents;
-	return false;
-}
-
-/*
- * Three words a.b.c: label.record.field.
- */
-bool
-pln_parse_tripword(char *word1, char *word2, char *word3,
-				   PlnWDatum *wdatum, PlnCWord *cword)
-{
-	List	   *idents = list_make3(makeString(word1),
-									makeString(word2),
-									makeString(word3));
-
-	if (pln_IdentifierLookup != PLN_LOOKUP_DECLARE)
-	{
-		int			nnames;
-		PlnNsItem  *ns = pln_ns_lookup(pln_ns_top(), false,
-									   word1, word2, word3, &nnames);
-
-		if (ns != NULL && ns->itemtype == PLN_NS_REC && nnames == 2)
-		{
-			/* label.rec.field */
-			PlnRecField *fld;
-
-			fld = pln_build_recfield((PlnRec *) datums_array[ns->itemno],
-									 word3);
-			wdatum->datum = (PlnDatum *) fld;
+			wdatum->datum = datum;
 			wdatum->ident = NULL;
 			wdatum->quoted = false;
 			wdatum->idents = idents;
@@ -809,8 +749,31 @@ pln_parse_tripword(char *word1, char *word2, char *word3,
 	return false;
 }
 
+bool
+pln_parse_dblword(char *word1, char *word2,
+				  PlnWDatum *wdatum, PlnCWord *cword)
+{
+	return parse_dotted(list_make2(makeString(word1), makeString(word2)),
+						wdatum, cword);
+}
+
+bool
+pln_parse_tripword(char *word1, char *word2, char *word3,
+				   PlnWDatum *wdatum, PlnCWord *cword)
+{
+	return parse_dotted(list_make3(makeString(word1), makeString(word2),
+								   makeString(word3)),
+						wdatum, cword);
+}
+
 /* ----------
  * Parser hooks: PL variables seen from SQL
+ *
+ * What a name in SQL text means depends on #variable_conflict: with
+ * use_variable our variables are tried before the SQL parser looks at
+ * tables (pre hook); otherwise after it (post hook), where a name that is
+ * both a column and a variable is an error, unless use_column says the
+ * column wins.
  * ----------
  */
 void
@@ -819,7 +782,6 @@ pln_parser_setup(struct ParseState *pstate, PlnExpr *expr)
 	pstate->p_pre_columnref_hook = pre_column_ref;
 	pstate->p_post_columnref_hook = post_column_ref;
 	pstate->p_paramref_hook = param_ref;
-	/* no need to use p_coerce_param_hook */
 	pstate->p_ref_hook_state = (void *) expr;
 }
 
@@ -828,36 +790,38 @@ pre_column_ref(ParseState *pstate, ColumnRef *cref)
 {
 	PlnExpr    *expr = (PlnExpr *) pstate->p_ref_hook_state;
 
-	/* #variable_conflict use_variable: variables win outright */
-	if (expr->func->resolve_option == PLN_RESOLVE_VARIABLE)
-		return resolve_column_ref(pstate, expr, cref, false);
-	return NULL;
+	if (expr->func->resolve_option != PLN_RESOLVE_VARIABLE)
+		return NULL;
+	return resolve_column_ref(pstate, expr, cref, false);
 }
 
 static Node *
 post_column_ref(ParseState *pstate, ColumnRef *cref, Node *var)
 {
 	PlnExpr    *expr = (PlnExpr *) pstate->p_ref_hook_state;
-	Node	   *myvar;
+	Node	   *mine;
 
-	if (expr->func->resolve_option == PLN_RESOLVE_VARIABLE)
-		return NULL;			/* we already found there's no match */
-
-	if (expr->func->resolve_option == PLN_RESOLVE_COLUMN && var != NULL)
-		return NULL;			/* there's a table column, prefer that */
+	switch (expr->func->resolve_option)
+	{
+		case PLN_RESOLVE_VARIABLE:
+			/* the pre hook has had its turn */
+			return NULL;
+		case PLN_RESOLVE_COLUMN:
+			if (var != NULL)
+				return NULL;
+			break;
+		default:
+			break;
+	}
 
 	/*
-	 * If we find a record/row variable but can't match a field name, throw
-	 * error if there was no core resolution for the ColumnRef either.  In
-	 * that situation, the reference is inevitably going to fail, and
-	 * complaining about the record/row variable is likely to be more on-point
-	 * than the core parser's error message.
+	 * When the SQL parser found no column either, a record variable with
+	 * no such field is the likeliest mistake: complain about the field
+	 * instead of letting the SQL parser report an unknown column.
 	 */
-	myvar = resolve_column_ref(pstate, expr, cref, (var == NULL));
+	mine = resolve_column_ref(pstate, expr, cref, var == NULL);
 
-	if (myvar != NULL && var != NULL)
-	{
-		/* both a column and a variable: the default is to refuse */
+	if (mine != NULL && var != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_AMBIGUOUS_COLUMN),
 				 errmsg("column reference \"%s\" is ambiguous",
@@ -865,130 +829,79 @@ post_column_ref(ParseState *pstate, ColumnRef *cref, Node *var)
 				 errdetail("It could refer to either a %s variable or a table column.",
 						   PLN_LANG_TITLE),
 				 parser_errposition(pstate, cref->location)));
-	}
 
-	return myvar;
+	return mine;
 }
 
+/* $n in SQL text: the function's n-th argument */
 static Node *
 param_ref(ParseState *pstate, ParamRef *pref)
 {
 	PlnExpr    *expr = (PlnExpr *) pstate->p_ref_hook_state;
-	char		pname[32];
-	PlnNsItem  *nse;
+	char	   *pname = psprintf("$%d", pref->number);
+	PlnNsItem  *nse = pln_ns_lookup(expr->ns, false, pname, NULL, NULL, NULL);
 
-	snprintf(pname, sizeof(pname), "$%d", pref->number);
-
-	nse = pln_ns_lookup(expr->ns, false, pname, NULL, NULL, NULL);
-	if (nse == NULL)
-		return NULL;			/* name not known */
-
-	return make_datum_param(expr, nse->itemno, pref->location);
+	pfree(pname);
+	return nse ? make_datum_param(expr, nse->itemno, pref->location) : NULL;
 }
 
 /*
  * Resolve a column reference against the expression's namespace.
  * Returns a Param for a variable, or NULL if the name is not ours.
+ *
+ * The reference has one to three names, the last of which may be "*"
+ * (A.* or A.B.*, a whole record).  As for the scanner, the names left
+ * over after the namespace item decide: none is the item itself, "*" is a
+ * whole record, and one name after a record is a field of it.
  */
 static Node *
 resolve_column_ref(ParseState *pstate, PlnExpr *expr,
 				   ColumnRef *cref, bool error_if_no_field)
 {
 	PlnExecState *estate = expr->func->cur_estate;
+	int			nfields = list_length(cref->fields);
+	const char *names[3] = {NULL, NULL, NULL};
+	bool		star = false;
 	PlnNsItem  *nse;
-	const char *name1;
-	const char *name2 = NULL;
-	const char *name3 = NULL;
-	const char *colname = NULL;
-	int			nnames;
-	int			nnames_scalar = 0;
-	int			nnames_wholerow = 0;
-	int			nnames_field = 0;
+	int			nused;
+	int			rest;
+	int			i;
 
-	/*
-	 * The allowed forms: A (variable, or whole record), A.B (label.var,
-	 * label.rec, rec.field, or A.* for a record), A.B.C (label.rec.field,
-	 * or label.rec.*).
-	 */
-	switch (list_length(cref->fields))
+	if (nfields > 3)
+		return NULL;
+	for (i = 0; i < nfields; i++)
 	{
-		case 1:
-			{
-				Node	   *field1 = (Node *) linitial(cref->fields);
+		Node	   *field = (Node *) list_nth(cref->fields, i);
 
-				name1 = strVal(field1);
-				nnames_scalar = 1;
-				nnames_wholerow = 1;
-				break;
-			}
-		case 2:
-			{
-				Node	   *field1 = (Node *) linitial(cref->fields);
-				Node	   *field2 = (Node *) lsecond(cref->fields);
-
-				name1 = strVal(field1);
-
-				/* A.*: a whole record only */
-				if (IsA(field2, A_Star))
-				{
-					/* "*" cannot match a scalar */
-					name2 = "*";
-					nnames_wholerow = 1;
-					break;
-				}
-
-				name2 = strVal(field2);
-				colname = name2;
-				nnames_scalar = 2;
-				nnames_wholerow = 2;
-				nnames_field = 1;
-				break;
-			}
-		case 3:
-			{
-				Node	   *field1 = (Node *) linitial(cref->fields);
-				Node	   *field2 = (Node *) lsecond(cref->fields);
-				Node	   *field3 = (Node *) lthird(cref->fields);
-
-				name1 = strVal(field1);
-				name2 = strVal(field2);
-
-				/* A.B.*: a record qualified by its block label */
-				if (IsA(field3, A_Star))
-				{
-					name3 = "*";
-					nnames_wholerow = 2;
-					break;
-				}
-
-				name3 = strVal(field3);
-				colname = name3;
-				nnames_field = 2;
-				break;
-			}
-		default:
-			/* too many names, ignore */
-			return NULL;
+		if (IsA(field, A_Star))
+		{
+			/* a "*" matches no variable name */
+			names[i] = "*";
+			star = true;
+		}
+		else
+			names[i] = strVal(field);
 	}
 
-	nse = pln_ns_lookup(expr->ns, false, name1, name2, name3, &nnames);
+	nse = pln_ns_lookup(expr->ns, false, names[0], names[1], names[2],
+						&nused);
 	if (nse == NULL)
-		return NULL;			/* name not known to us */
+		return NULL;
+	rest = nfields - nused;
 
 	switch (nse->itemtype)
 	{
 		case PLN_NS_VAR:
-			if (nnames == nnames_scalar)
+			if (rest == 0)
 				return make_datum_param(expr, nse->itemno, cref->location);
 			break;
 		case PLN_NS_REC:
 		case PLN_NS_ROW:
-			if (nnames == nnames_wholerow)
+			if (rest == 0 || (rest == 1 && star))
 				return make_datum_param(expr, nse->itemno, cref->location);
-			if (nnames == nnames_field)
+			if (rest == 1)
 			{
-				/* colname may be a field of the record */
-				int			i;
+				const char *colname = names[nfields - 1];
 
 				for (i = 0; i < estate->ndatums; i++)
 				{
@@ -1009,8 +922,7 @@ resolve_column_ref(ParseState *pstate, PlnExpr *expr,
 					ereport(ERROR,
 							(errcode(ERRCODE_UNDEFINED_COLUMN),
 							 errmsg("record \"%s\" has no field \"%s\"",
-									(nnames_field == 1) ? name1 : name2,
-									colname),
+									names[nused - 1], colname),
 							 parser_errposition(pstate, cref->location)));
 			}
 			break;
@@ -1030,24 +942,26 @@ static Node *
 make_datum_param(PlnExpr *expr, int dno, int location)
 {
 	PlnExecState *estate = expr->func->cur_estate;
-	Param	   *param;
+	Param	   *param = makeNode(Param);
 	MemoryContext oldcontext;
 
 	Assert(dno >= 0 && dno < estate->ndatums);
 
-	/* the set of referenced datums lives as long as the expression */
+	/*
+	 * Remember that the expression reads this datum (see the fetch hook in
+	 * exec_expr.c); the set lives as long as the expression.
+	 */
 	oldcontext = MemoryContextSwitchTo(expr->func->fn_cxt);
 	expr->paramnos = bms_add_member(expr->paramnos, dno);
 	MemoryContextSwitchTo(oldcontext);
 
-	param = makeNode(Param);
 	param->paramkind = PARAM_EXTERN;
-	param->paramid = dno + 1;
+	param->paramid = dno + 1;	/* Param ids count from 1, dnos from 0 */
+	param->location = location;
 	pln_exec_get_datum_type_info(estate, estate->datums[dno],
 								 &param->paramtype,
 								 &param->paramtypmod,
 								 &param->paramcollid);
-	param->location = location;
 
 	return (Node *) param;
 }
@@ -1056,34 +970,29 @@ make_datum_param(PlnExpr *expr, int dno, int location)
  * The function cache
  * ----------
  */
+/*
+ * The cache key: the function, how it is called, and its argument types,
+ * actual ones in place of polymorphic ones (each combination is compiled
+ * separately).  The key is compared as raw bytes, so it is zeroed first.
+ */
 static void
 compute_function_hashkey(FunctionCallInfo fcinfo, Form_pg_proc procStruct,
 						 PlnFuncKey *hashkey, bool forValidator)
 {
-	/* zero the key: unused argtypes slots and padding must compare equal */
-	memset(hashkey, 0, sizeof(PlnFuncKey));
+	int			i;
 
+	memset(hashkey, 0, sizeof(PlnFuncKey));
 	hashkey->funcOid = fcinfo->flinfo->fn_oid;
 	hashkey->isTrigger = CALLED_AS_TRIGGER(fcinfo);
 	hashkey->inputCollation = fcinfo->fncollation;
 
-	if (procStruct->pronargs > 0)
+	for (i = 0; i < procStruct->pronargs; i++)
 	{
-		memcpy(hashkey->argtypes, procStruct->proargtypes.values,
-			   procStruct->pronargs * sizeof(Oid));
+		Oid			argtype = procStruct->proargtypes.values[i];
 
-		/* polymorphic functions are compiled per actual argument types */
-		if (!forValidator)
-		{
-			int			i;
-
-			for (i = 0; i < procStruct->pronargs; i++)
-			{
-				if (IsPolymorphicType(hashkey->argtypes[i]))
-					hashkey->argtypes[i] =
-						get_fn_expr_argtype(fcinfo->flinfo, i);
-			}
-		}
+		if (!forValidator && IsPolymorphicType(argtype))
+			argtype = get_fn_expr_argtype(fcinfo->flinfo, i);
+		hashkey->argtypes[i] = argtype;
 	}
 }
 
@@ -1095,7 +1004,7 @@ init_hashtable(void)
 	ctl.keysize = sizeof(PlnFuncKey);
 	ctl.entrysize = sizeof(PlnHashEntry);
 	pln_hashtable = hash_create("PL/nimble function hash",
-								FUNCS_PER_USER,
+								FUNCTION_CACHE_INITIAL_SIZE,
 								&ctl,
 								HASH_ELEM | HASH_BLOBS);
 }

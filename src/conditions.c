@@ -25,77 +25,71 @@ static const PlnConditionName condition_names[] = {
 	{NULL, 0}
 };
 
+static void
+report_unknown_condition(const char *condname)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_OBJECT),
+			 errmsg("unrecognized exception condition \"%s\"",
+					condname)));
+}
+
 /*
  * Translate a condition name (or, if allowed, a five-character SQLSTATE)
- * to its error code.  Raises an error for an unknown name.
+ * to its error code.  Raises an error for an unknown name.  A name that
+ * stands for several codes gives the first.
  */
 int
 pln_recognize_err_condition(const char *condname, bool allow_sqlstate)
 {
 	const PlnConditionName *cn;
 
-	if (allow_sqlstate)
-	{
-		if (strlen(condname) == 5 &&
-			strspn(condname, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") == 5)
-			return MAKE_SQLSTATE(condname[0],
-								 condname[1],
-								 condname[2],
-								 condname[3],
-								 condname[4]);
-	}
+	if (allow_sqlstate && strlen(condname) == 5 &&
+		strspn(condname, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") == 5)
+		return MAKE_SQLSTATE(condname[0], condname[1], condname[2],
+							 condname[3], condname[4]);
 
 	for (cn = condition_names; cn->name != NULL; cn++)
 	{
-		if (strcmp(condname, cn->name) == 0)
+		if (strcmp(cn->name, condname) == 0)
 			return cn->sqlerrstate;
 	}
 
-	ereport(ERROR,
-			(errcode(ERRCODE_UNDEFINED_OBJECT),
-			 errmsg("unrecognized exception condition \"%s\"",
-					condname)));
-	return 0;					/* keep compiler quiet */
+	report_unknown_condition(condname);
+	return 0;					/* not reached */
+}
+
+static PlnCondition *
+make_condition(int sqlerrstate, char *condname, PlnCondition *next)
+{
+	PlnCondition *cond = palloc(sizeof(PlnCondition));
+
+	cond->sqlerrstate = sqlerrstate;
+	cond->condname = condname;
+	cond->next = next;
+	return cond;
 }
 
 /*
  * Build the list of conditions a WHEN clause names.  "others" is the
- * catch-all with code 0; a name with several codes yields several entries.
+ * catch-all with code 0; a name with several codes yields several entries
+ * (in the reverse of the table's order).
  */
 PlnCondition *
 pln_parse_err_condition(char *condname)
 {
 	const PlnConditionName *cn;
-	PlnCondition *prev = NULL;
+	PlnCondition *list = NULL;
 
 	if (strcmp(condname, "others") == 0)
-	{
-		PlnCondition *new = palloc(sizeof(PlnCondition));
-
-		new->sqlerrstate = 0;
-		new->condname = condname;
-		new->next = NULL;
-		return new;
-	}
+		return make_condition(0, condname, NULL);
 
 	for (cn = condition_names; cn->name != NULL; cn++)
 	{
-		if (strcmp(condname, cn->name) == 0)
-		{
-			PlnCondition *new = palloc(sizeof(PlnCondition));
-
-			new->sqlerrstate = cn->sqlerrstate;
-			new->condname = condname;
-			new->next = prev;
-			prev = new;
-		}
+		if (strcmp(cn->name, condname) == 0)
+			list = make_condition(cn->sqlerrstate, condname, list);
 	}
-
-	if (!prev)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("unrecognized exception condition \"%s\"",
-						condname)));
-
-	return prev;
+	if (list == NULL)
+		report_unknown_condition(condname);
+	return list;
 }

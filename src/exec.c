@@ -307,15 +307,32 @@ pln_init_analysis_state(PlnExecState *estate, PlnFunction *func)
 
 /*
  * Each call works on its own copy of the variables, so that recursion and
- * concurrent calls do not interfere.  Datums without run-time state
- * (rows, record fields) are shared with the compiled function.
+ * concurrent calls do not interfere.  Record fields are copied too, for
+ * their lookup cache; rows have no run-time state and are shared with the
+ * compiled function.  datum_copy_size says how much of a datum is copied.
  */
+static Size
+datum_copy_size(PlnDatumType dtype)
+{
+	switch (dtype)
+	{
+		case PLN_DTYPE_VAR:
+			return sizeof(PlnVar);
+		case PLN_DTYPE_REC:
+			return sizeof(PlnRec);
+		case PLN_DTYPE_RECFIELD:
+			return sizeof(PlnRecField);
+		default:
+			return 0;			/* shared, not copied */
+	}
+}
+
 static void
 copy_datums(PlnExecState *estate, PlnFunction *func)
 {
 	int			ndatums = func->ndatums;
-	Size		space = 0;
-	char	   *ws;
+	Size		total = 0;
+	char	   *space;
 	int			i;
 
 	estate->ndatums = ndatums;
@@ -323,53 +340,25 @@ copy_datums(PlnExecState *estate, PlnFunction *func)
 
 	/* one allocation for all the copies: calls are frequent */
 	for (i = 0; i < ndatums; i++)
-	{
-		switch (func->datums[i]->dtype)
-		{
-			case PLN_DTYPE_VAR:
-				space += MAXALIGN(sizeof(PlnVar));
-				break;
-			case PLN_DTYPE_REC:
-				space += MAXALIGN(sizeof(PlnRec));
-				break;
-			case PLN_DTYPE_RECFIELD:
-				space += MAXALIGN(sizeof(PlnRecField));
-				break;
-			default:
-				break;
-		}
-	}
-	ws = space > 0 ? palloc(space) : NULL;
+		total += MAXALIGN(datum_copy_size(func->datums[i]->dtype));
+	space = (total > 0) ? palloc(total) : NULL;
 
 	for (i = 0; i < ndatums; i++)
 	{
-		PlnDatum   *indatum = func->datums[i];
-		PlnDatum   *outdatum;
+		PlnDatum   *orig = func->datums[i];
+		Size		size = datum_copy_size(orig->dtype);
+		PlnDatum   *copy = orig;
 
-		switch (indatum->dtype)
+		if (size > 0)
 		{
-			case PLN_DTYPE_VAR:
-				outdatum = (PlnDatum *) ws;
-				memcpy(outdatum, indatum, sizeof(PlnVar));
-				ws += MAXALIGN(sizeof(PlnVar));
-				break;
-			case PLN_DTYPE_REC:
-				outdatum = (PlnDatum *) ws;
-				memcpy(outdatum, indatum, sizeof(PlnRec));
-				ws += MAXALIGN(sizeof(PlnRec));
-				break;
-			case PLN_DTYPE_RECFIELD:
-				/* its lookup cache is per call */
-				outdatum = (PlnDatum *) ws;
-				memcpy(outdatum, indatum, sizeof(PlnRecField));
-				((PlnRecField *) outdatum)->rectupdescid = INVALID_TUPLEDESC_IDENTIFIER;
-				ws += MAXALIGN(sizeof(PlnRecField));
-				break;
-			default:
-				outdatum = indatum;
-				break;
+			copy = (PlnDatum *) space;
+			memcpy(copy, orig, size);
+			space += MAXALIGN(size);
+			/* a field's lookup cache is per call */
+			if (copy->dtype == PLN_DTYPE_RECFIELD)
+				((PlnRecField *) copy)->rectupdescid = INVALID_TUPLEDESC_IDENTIFIER;
 		}
-		estate->datums[i] = outdatum;
+		estate->datums[i] = copy;
 	}
 }
 
@@ -464,36 +453,30 @@ pln_stmt_typename(PlnStmt *stmt)
 int
 exec_stmts(PlnExecState *estate, List *stmts)
 {
-	PlnStmt    *save_estmt = estate->err_stmt;
-	ListCell   *s;
+	PlnStmt    *outer_stmt = estate->err_stmt;
+	int			rc = PLN_RC_OK;
+	ListCell   *lc;
 
+	/*
+	 * Every statement checks for a cancel request (exec_stmt), but an
+	 * empty list runs none: check here too, or "LOOP END LOOP" could
+	 * never be interrupted.
+	 */
 	if (stmts == NIL)
-	{
-		/*
-		 * Ensure we do a CHECK_FOR_INTERRUPTS() even though there is no
-		 * statement.  This prevents hangup in a tight loop if, for instance,
-		 * there is a LOOP construct with an empty body.
-		 */
 		CHECK_FOR_INTERRUPTS();
-		return PLN_RC_OK;
-	}
 
-	foreach(s, stmts)
+	foreach(lc, stmts)
 	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(s);
-		int			rc;
+		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
 
 		estate->err_stmt = stmt;
 		rc = exec_stmt(estate, stmt);
 		if (rc != PLN_RC_OK)
-		{
-			estate->err_stmt = save_estmt;
-			return rc;
-		}
+			break;
 	}
 
-	estate->err_stmt = save_estmt;
-	return PLN_RC_OK;
+	estate->err_stmt = outer_stmt;
+	return rc;
 }
 
 /*
@@ -634,33 +617,22 @@ exec_stmt_block(PlnExecState *estate, PlnStmtBlock *block)
 	else
 		rc = exec_stmts(estate, block->body);
 
-	switch (rc)
+	if (rc != PLN_RC_OK && rc != PLN_RC_RETURN &&
+		rc != PLN_RC_CONTINUE && rc != PLN_RC_EXIT)
+		elog(ERROR, "unrecognized rc: %d", rc);
+
+	/*
+	 * A block stops an EXIT only when the EXIT names the block's label.
+	 * An unlabelled EXIT always leaves the innermost loop, passing through
+	 * any blocks in between.
+	 */
+	if (rc == PLN_RC_EXIT && estate->exitlabel != NULL &&
+		block->label != NULL && strcmp(block->label, estate->exitlabel) == 0)
 	{
-		case PLN_RC_OK:
-		case PLN_RC_RETURN:
-		case PLN_RC_CONTINUE:
-			return rc;
-
-		case PLN_RC_EXIT:
-
-			/*
-			 * This is intentionally different from the handling of RC_EXIT
-			 * for loops: to match a block, we require a match by label.
-			 */
-			if (estate->exitlabel == NULL)
-				return PLN_RC_EXIT;
-			if (block->label == NULL)
-				return PLN_RC_EXIT;
-			if (strcmp(block->label, estate->exitlabel) != 0)
-				return PLN_RC_EXIT;
-			estate->exitlabel = NULL;
-			return PLN_RC_OK;
-
-		default:
-			elog(ERROR, "unrecognized rc: %d", rc);
+		estate->exitlabel = NULL;
+		rc = PLN_RC_OK;
 	}
-
-	return PLN_RC_OK;
+	return rc;
 }
 
 static int
@@ -673,111 +645,117 @@ exec_stmt_assign(PlnExecState *estate, PlnStmtAssign *stmt)
 	return PLN_RC_OK;
 }
 
+/* Is the condition true?  NULL counts as false. */
+static bool
+condition_holds(PlnExecState *estate, PlnExpr *cond)
+{
+	bool		isnull;
+	bool		value = exec_eval_boolean(estate, cond, &isnull);
+
+	exec_eval_cleanup(estate);
+	return value && !isnull;
+}
+
 static int
 exec_stmt_if(PlnExecState *estate, PlnStmtIf *stmt)
 {
-	bool		value;
-	bool		isnull;
-	ListCell   *lc;
+	List	   *branch = stmt->else_body;
 
-	value = exec_eval_boolean(estate, stmt->cond, &isnull);
-	exec_eval_cleanup(estate);
-	if (!isnull && value)
-		return exec_stmts(estate, stmt->then_body);
-
-	foreach(lc, stmt->elsif_list)
+	if (condition_holds(estate, stmt->cond))
+		branch = stmt->then_body;
+	else
 	{
-		PlnIfElsif *elif = (PlnIfElsif *) lfirst(lc);
+		ListCell   *lc;
 
-		value = exec_eval_boolean(estate, elif->cond, &isnull);
-		exec_eval_cleanup(estate);
-		if (!isnull && value)
-			return exec_stmts(estate, elif->stmts);
+		foreach(lc, stmt->elsif_list)
+		{
+			PlnIfElsif *elsif = (PlnIfElsif *) lfirst(lc);
+
+			if (condition_holds(estate, elsif->cond))
+			{
+				branch = elsif->stmts;
+				break;
+			}
+		}
 	}
 
-	return exec_stmts(estate, stmt->else_body);
+	return exec_stmts(estate, branch);
+}
+
+/*
+ * Store the value of CASE x into the statement's hidden variable (see
+ * make_case in the grammar).  The variable was compiled with a stand-in
+ * type; it takes on the type of the value here, in this call's copy of
+ * the datum.
+ */
+static PlnVar *
+case_store_search_value(PlnExecState *estate, PlnStmtCase *stmt)
+{
+	PlnVar	   *hidden = (PlnVar *) estate->datums[stmt->t_varno];
+	Datum		value;
+	bool		isnull;
+	Oid			valtype;
+	int32		valtypmod;
+
+	value = exec_eval_expr(estate, stmt->t_expr, &isnull, &valtype,
+						   &valtypmod);
+
+	if (hidden->datatype->typoid != valtype ||
+		hidden->datatype->atttypmod != valtypmod)
+	{
+		MemoryContext oldcontext = MemoryContextSwitchTo(estate->func->fn_cxt);
+
+		hidden->datatype = pln_build_datatype(valtype, valtypmod,
+											  estate->func->fn_input_collation,
+											  NULL);
+		MemoryContextSwitchTo(oldcontext);
+	}
+
+	exec_assign_value(estate, (PlnDatum *) hidden, value, isnull,
+					  valtype, valtypmod);
+	exec_eval_cleanup(estate);
+	return hidden;
 }
 
 static int
 exec_stmt_case(PlnExecState *estate, PlnStmtCase *stmt)
 {
-	PlnVar	   *t_var = NULL;
-	bool		isnull;
-	ListCell   *l;
+	PlnVar	   *hidden = NULL;
+	List	   *branch = NIL;
+	bool		matched = false;
+	ListCell   *lc;
 
 	if (stmt->t_expr != NULL)
+		hidden = case_store_search_value(estate, stmt);
+
+	foreach(lc, stmt->case_when_list)
 	{
-		/* simple case */
-		Datum		t_val;
-		Oid			t_typoid;
-		int32		t_typmod;
+		PlnCaseWhen *when = (PlnCaseWhen *) lfirst(lc);
 
-		t_val = exec_eval_expr(estate, stmt->t_expr,
-							   &isnull, &t_typoid, &t_typmod);
-
-		t_var = (PlnVar *) estate->datums[stmt->t_varno];
-
-		/*
-		 * The hidden variable takes the type of the search expression.
-		 * The change is made to this call's copy of the datum.
-		 */
-		if (t_var->datatype->typoid != t_typoid ||
-			t_var->datatype->atttypmod != t_typmod)
+		if (condition_holds(estate, when->expr))
 		{
-			MemoryContext oldcontext = MemoryContextSwitchTo(estate->func->fn_cxt);
-
-			t_var->datatype = pln_build_datatype(t_typoid,
-												 t_typmod,
-												 estate->func->fn_input_collation,
-												 NULL);
-			MemoryContextSwitchTo(oldcontext);
-		}
-
-		/* now we can assign to the variable */
-		exec_assign_value(estate,
-						  (PlnDatum *) t_var,
-						  t_val,
-						  isnull,
-						  t_typoid,
-						  t_typmod);
-
-		exec_eval_cleanup(estate);
-	}
-
-	/* Now search for a successful WHEN clause */
-	foreach(l, stmt->case_when_list)
-	{
-		PlnCaseWhen *cwt = (PlnCaseWhen *) lfirst(l);
-		bool		value;
-
-		value = exec_eval_boolean(estate, cwt->expr, &isnull);
-		exec_eval_cleanup(estate);
-		if (!isnull && value)
-		{
-			/* Found it */
-
-			/* We can now discard any value we had for the temp variable */
-			if (t_var != NULL)
-				assign_simple_var(estate, t_var, (Datum) 0, true, false);
-
-			/* Evaluate the statement(s), and we're done */
-			return exec_stmts(estate, cwt->stmts);
+			branch = when->stmts;
+			matched = true;
+			break;
 		}
 	}
 
-	/* We can now discard any value we had for the temp variable */
-	if (t_var != NULL)
-		assign_simple_var(estate, t_var, (Datum) 0, true, false);
+	/* the WHEN tests are done with the search value: let it go */
+	if (hidden != NULL)
+		assign_simple_var(estate, hidden, (Datum) 0, true, false);
 
-	/* SQL2003 mandates this error if there was no ELSE clause */
-	if (!stmt->have_else)
-		ereport(ERROR,
-				(errcode(ERRCODE_CASE_NOT_FOUND),
-				 errmsg("case not found"),
-				 errhint("CASE statement is missing ELSE part.")));
+	if (!matched)
+	{
+		/* no branch taken and no ELSE: an error, as the standard says */
+		if (!stmt->have_else)
+			ereport(ERROR,
+					(errcode(ERRCODE_CASE_NOT_FOUND),
+					 errmsg("case not found"),
+					 errhint("CASE statement is missing ELSE part.")));
+		branch = stmt->else_stmts;
+	}
 
-	/* Evaluate the ELSE statements, and we're done */
-	return exec_stmts(estate, stmt->else_stmts);
+	return exec_stmts(estate, branch);
 }
 
 /*
@@ -846,18 +824,10 @@ exec_stmt_loop(PlnExecState *estate, PlnStmtLoop *stmt)
 static int
 exec_stmt_while(PlnExecState *estate, PlnStmtWhile *stmt)
 {
-	for (;;)
+	while (condition_holds(estate, stmt->cond))
 	{
 		int			rc;
-		bool		value;
-		bool		isnull;
 		bool		exit_loop;
-
-		value = exec_eval_boolean(estate, stmt->cond, &isnull);
-		exec_eval_cleanup(estate);
-
-		if (isnull || !value)
-			break;
 
 		rc = exec_stmts(estate, stmt->body);
 		rc = exec_loop_body_rc(estate, rc, stmt->label, &exit_loop);
@@ -923,24 +893,16 @@ exec_stmt_fori(PlnExecState *estate, PlnStmtForI *stmt)
 	else
 		step_value = 1;
 
-	for (;;)
+	/* REVERSE counts down */
+	if (stmt->reverse)
+		step_value = -step_value;
+
+	while (stmt->reverse ? loop_value >= end_value : loop_value <= end_value)
 	{
 		bool		exit_loop;
+		int64		next_value;
 
-		/* check against upper bound */
-		if (stmt->reverse)
-		{
-			if (loop_value < end_value)
-				break;
-		}
-		else
-		{
-			if (loop_value > end_value)
-				break;
-		}
-
-		found = true;			/* looped at least once */
-
+		found = true;
 		assign_simple_var(estate, var, Int32GetDatum(loop_value),
 						  false, false);
 
@@ -950,21 +912,13 @@ exec_stmt_fori(PlnExecState *estate, PlnStmtForI *stmt)
 			break;
 
 		/*
-		 * Increase/decrease loop value, unless it would overflow, in which
-		 * case exit the loop.
+		 * Stepping is done in 64 bits.  A value past the int4 range is
+		 * necessarily past the end bound too, so the loop is over.
 		 */
-		if (stmt->reverse)
-		{
-			if (loop_value < (PG_INT32_MIN + step_value))
-				break;
-			loop_value -= step_value;
-		}
-		else
-		{
-			if (loop_value > (PG_INT32_MAX - step_value))
-				break;
-			loop_value += step_value;
-		}
+		next_value = (int64) loop_value + step_value;
+		if (next_value < PG_INT32_MIN || next_value > PG_INT32_MAX)
+			break;
+		loop_value = (int32) next_value;
 	}
 
 	/* FOUND says whether the loop ran at least once */
@@ -974,26 +928,19 @@ exec_stmt_fori(PlnExecState *estate, PlnStmtForI *stmt)
 	return rc;
 }
 
+/*
+ * EXIT and CONTINUE hand the label (NULL for none) to the enclosing
+ * blocks and loops, which look at it as the result code passes them.
+ */
 static int
 exec_stmt_exit(PlnExecState *estate, PlnStmtExit *stmt)
 {
-	/* with a WHEN condition, exit only if it holds */
-	if (stmt->cond != NULL)
-	{
-		bool		value;
-		bool		isnull;
-
-		value = exec_eval_boolean(estate, stmt->cond, &isnull);
-		exec_eval_cleanup(estate);
-		if (isnull || value == false)
-			return PLN_RC_OK;
-	}
+	/* "EXIT WHEN cond" does nothing while cond is false or NULL */
+	if (stmt->cond != NULL && !condition_holds(estate, stmt->cond))
+		return PLN_RC_OK;
 
 	estate->exitlabel = stmt->label;
-	if (stmt->is_exit)
-		return PLN_RC_EXIT;
-	else
-		return PLN_RC_CONTINUE;
+	return stmt->is_exit ? PLN_RC_EXIT : PLN_RC_CONTINUE;
 }
 
 /*
@@ -1139,10 +1086,11 @@ pln_stmt_nested_bodies(PlnStmt *stmt)
 void
 exec_eval_cleanup(PlnExecState *estate)
 {
-	if (estate->eval_tuptable != NULL)
-		SPI_freetuptable(estate->eval_tuptable);
-	estate->eval_tuptable = NULL;
+	SPITupleTable *tuptable = estate->eval_tuptable;
 
+	estate->eval_tuptable = NULL;
+	if (tuptable != NULL)
+		SPI_freetuptable(tuptable);
 	if (estate->eval_econtext != NULL)
 		ResetExprContext(estate->eval_econtext);
 }

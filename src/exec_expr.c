@@ -223,6 +223,34 @@ raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
 }
 
 /*
+ * Is the query "SELECT expr" and nothing more: no tables, no clauses, no
+ * sub-selects, aggregates, window functions or set-returning functions,
+ * and exactly one result column?
+ */
+static bool
+query_is_bare_select(Query *query)
+{
+	if (!IsA(query, Query) || query->commandType != CMD_SELECT)
+		return false;
+	if (list_length(query->targetList) != 1)
+		return false;
+
+	/* nothing to read from, nothing to filter, group, sort or limit */
+	if (query->rtable != NIL || query->cteList != NIL ||
+		query->jointree->fromlist != NIL || query->jointree->quals != NULL ||
+		query->groupClause != NIL || query->groupingSets != NIL ||
+		query->havingQual != NULL || query->windowClause != NIL ||
+		query->distinctClause != NIL || query->sortClause != NIL ||
+		query->limitOffset != NULL || query->limitCount != NULL ||
+		query->setOperations != NULL)
+		return false;
+
+	/* and no expression that makes it more than one evaluation */
+	return !(query->hasAggs || query->hasWindowFuncs ||
+			 query->hasTargetSRFs || query->hasSubLinks);
+}
+
+/*
  * Decide whether a freshly prepared expression is simple, and if so keep
  * its generic plan and the expression tree to evaluate.
  */
@@ -250,23 +278,10 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 		return;
 	plansource = (CachedPlanSource *) linitial(plansources);
 
-	/* one SELECT with nothing but a target list */
 	if (list_length(plansource->query_list) != 1)
 		return;
 	query = (Query *) linitial(plansource->query_list);
-	if (!IsA(query, Query) ||
-		query->commandType != CMD_SELECT ||
-		query->rtable != NIL ||
-		query->hasAggs || query->hasWindowFuncs || query->hasTargetSRFs ||
-		query->hasSubLinks || query->cteList ||
-		query->jointree->fromlist || query->jointree->quals ||
-		query->groupClause || query->groupingSets ||
-		query->havingQual || query->windowClause ||
-		query->distinctClause || query->sortClause ||
-		query->limitOffset || query->limitCount ||
-		query->setOperations)
-		return;
-	if (list_length(query->targetList) != 1)
+	if (!query_is_bare_select(query))
 		return;
 
 	/* get the generic plan; planning happens in the statement context */
@@ -325,25 +340,17 @@ exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan)
 		return;
 	}
 
-	/* the planner may put a Gather or similar on top; look through them */
+	/*
+	 * Only a plain Result node will do.  Anything else (such as a Gather
+	 * the planner can put on top of it) leaves the expression to SPI.
+	 */
 	plan = stmt->planTree;
-	for (;;)
+	if (!IsA(plan, Result) ||
+		plan->lefttree != NULL || plan->righttree != NULL ||
+		((Result *) plan)->resconstantqual != NULL)
 	{
-		if (IsA(plan, Result))
-		{
-			if (plan->lefttree != NULL || plan->righttree != NULL ||
-				((Result *) plan)->resconstantqual != NULL)
-			{
-				expr->simple_expr = NULL;
-				return;
-			}
-			break;
-		}
-		else
-		{
-			expr->simple_expr = NULL;
-			return;
-		}
+		expr->simple_expr = NULL;
+		return;
 	}
 
 	if (list_length(plan->targetlist) != 1)
@@ -383,9 +390,9 @@ Datum
 exec_eval_expr(PlnExecState *estate, PlnExpr *expr,
 			   bool *isNull, Oid *rettype, int32 *rettypmod)
 {
-	Datum		result = 0;
+	Datum		result = (Datum) 0;
 	int			rc;
-	Form_pg_attribute attr;
+	TupleDesc	desc;
 
 	if (expr->plan == NULL)
 		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
@@ -402,7 +409,11 @@ exec_eval_expr(PlnExecState *estate, PlnExpr *expr,
 							  rettype, rettypmod))
 		return result;
 
-	/* the general way: run it as a query */
+	/*
+	 * Otherwise the expression runs as a SELECT through SPI.  It must
+	 * yield one column; no row means NULL, and a second row (hence the
+	 * limit of two) is an error.
+	 */
 	pln_need_savepoint(estate);
 	rc = exec_run_select(estate, expr, 2, NULL);
 	if (rc != SPI_OK_SELECT)
@@ -411,36 +422,33 @@ exec_eval_expr(PlnExecState *estate, PlnExpr *expr,
 				 errmsg("query did not return data"),
 				 errcontext("query: %s", expr->query)));
 
-	/* exactly one column */
-	if (estate->eval_tuptable->tupdesc->natts != 1)
+	desc = estate->eval_tuptable->tupdesc;
+	if (desc->natts != 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_SYNTAX_ERROR),
 				 errmsg_plural("query returned %d column",
 							   "query returned %d columns",
-							   estate->eval_tuptable->tupdesc->natts,
-							   estate->eval_tuptable->tupdesc->natts),
+							   desc->natts, desc->natts),
 				 errcontext("query: %s", expr->query)));
+	*rettype = TupleDescAttr(desc, 0)->atttypid;
+	*rettypmod = TupleDescAttr(desc, 0)->atttypmod;
 
-	attr = TupleDescAttr(estate->eval_tuptable->tupdesc, 0);
-	*rettype = attr->atttypid;
-	*rettypmod = attr->atttypmod;
-
-	/* no rows: NULL */
-	if (estate->eval_processed == 0)
+	switch (estate->eval_processed)
 	{
-		*isNull = true;
-		return (Datum) 0;
+		case 0:
+			*isNull = true;
+			break;
+		case 1:
+			result = SPI_getbinval(estate->eval_tuptable->vals[0], desc, 1,
+								   isNull);
+			break;
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_CARDINALITY_VIOLATION),
+					 errmsg("query returned more than one row"),
+					 errcontext("query: %s", expr->query)));
 	}
-
-	/* at most one row */
-	if (estate->eval_processed != 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_CARDINALITY_VIOLATION),
-				 errmsg("query returned more than one row"),
-				 errcontext("query: %s", expr->query)));
-
-	return SPI_getbinval(estate->eval_tuptable->vals[0],
-						 estate->eval_tuptable->tupdesc, 1, isNull);
+	return result;
 }
 
 /*
@@ -705,20 +713,18 @@ exec_run_select(PlnExecState *estate, PlnExpr *expr, long maxtuples,
 
 	rc = SPI_execute_plan_with_paramlist(expr->plan, estate->paramLI,
 										 estate->readonly_func, maxtuples);
+	if (rc == SPI_OK_SELINTO)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("query is SELECT INTO, but it should be plain SELECT"),
+				 errcontext("query: %s", expr->query)));
 	if (rc != SPI_OK_SELECT)
-	{
-		if (rc == SPI_OK_SELINTO)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("query is SELECT INTO, but it should be plain SELECT"),
-					 errcontext("query: %s", expr->query)));
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_SYNTAX_ERROR),
-					 errmsg("query is not a SELECT"),
-					 errcontext("query: %s", expr->query)));
-	}
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("query is not a SELECT"),
+				 errcontext("query: %s", expr->query)));
 
+	/* the rows stay until exec_eval_cleanup */
 	Assert(estate->eval_tuptable == NULL);
 	estate->eval_tuptable = SPI_tuptable;
 	estate->eval_processed = SPI_processed;
@@ -726,34 +732,31 @@ exec_run_select(PlnExecState *estate, PlnExpr *expr, long maxtuples,
 	return rc;
 }
 
+/* Evaluate an expression and convert its value to type wanted */
+static Datum
+eval_expr_as(PlnExecState *estate, PlnExpr *expr, Oid wanted, bool *isNull)
+{
+	Oid			valtype;
+	int32		valtypmod;
+	Datum		value = exec_eval_expr(estate, expr, isNull, &valtype,
+									   &valtypmod);
+
+	return exec_cast_value(estate, value, isNull, valtype, valtypmod,
+						   wanted, -1);
+}
+
 /* Evaluate a boolean condition; NULL counts as false for the caller */
 bool
 exec_eval_boolean(PlnExecState *estate, PlnExpr *expr, bool *isNull)
 {
-	Datum		exprdatum;
-	Oid			exprtypeid;
-	int32		exprtypmod;
-
-	exprdatum = exec_eval_expr(estate, expr, isNull, &exprtypeid, &exprtypmod);
-	exprdatum = exec_cast_value(estate, exprdatum, isNull,
-								exprtypeid, exprtypmod,
-								BOOLOID, -1);
-	return DatumGetBool(exprdatum);
+	return DatumGetBool(eval_expr_as(estate, expr, BOOLOID, isNull));
 }
 
 /* Evaluate an integer expression (FOR loop bounds) */
 int
 exec_eval_integer(PlnExecState *estate, PlnExpr *expr, bool *isNull)
 {
-	Datum		exprdatum;
-	Oid			exprtypeid;
-	int32		exprtypmod;
-
-	exprdatum = exec_eval_expr(estate, expr, isNull, &exprtypeid, &exprtypmod);
-	exprdatum = exec_cast_value(estate, exprdatum, isNull,
-								exprtypeid, exprtypmod,
-								INT4OID, -1);
-	return DatumGetInt32(exprdatum);
+	return DatumGetInt32(eval_expr_as(estate, expr, INT4OID, isNull));
 }
 
 /* ----------

@@ -53,48 +53,23 @@ plan_is_row_modifying(SPIPlanPtr plan)
 }
 
 /*
- * Any SQL statement, with an optional INTO clause.
+ * After SPI ran a statement: turn SPI's failures into errors, and set
+ * FOUND.  Only the statements that always did set FOUND in PL/pgSQL do
+ * (a SELECT or a row-changing statement); a statement the rules rewrote
+ * into something else has no meaningful row count and sets it to false.
  */
-int
-exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
+static void
+check_execute_result(PlnExecState *estate, int rc, const char *query)
 {
-	long		tcount;
-	int			rc;
-	PlnExpr    *expr = stmt->sqlstmt;
-	bool		too_many_rows_error = false;
+	if (rc == SPI_ERROR_COPY)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot COPY to/from client in %s", PLN_LANG_TITLE)));
+	if (rc == SPI_ERROR_TRANSACTION)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("unsupported transaction command in %s", PLN_LANG_TITLE)));
 
-	if (expr->plan == NULL)
-		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
-
-	if (!stmt->mod_stmt_set)
-	{
-		stmt->mod_stmt = plan_is_row_modifying(expr->plan);
-		stmt->mod_stmt_set = true;
-	}
-
-	if ((estate->func->extra_errors & PLN_XCHECK_TOOMANYROWS) ||
-		(estate->func->extra_warnings & PLN_XCHECK_TOOMANYROWS))
-		too_many_rows_error = true;
-
-	/*
-	 * With INTO, one row is enough, unless we must check that there is
-	 * only one (STRICT, row-changing statements): then ask for two.
-	 */
-	if (stmt->into)
-	{
-		if (stmt->strict || stmt->mod_stmt || too_many_rows_error)
-			tcount = 2;
-		else
-			tcount = 1;
-	}
-	else
-		tcount = 0;
-
-	estate->cur_expr = expr;
-	rc = SPI_execute_plan_with_paramlist(expr->plan, estate->paramLI,
-										 estate->readonly_func, tcount);
-
-	/* FOUND is set by the statements that historically set it */
 	switch (rc)
 	{
 		case SPI_OK_SELECT:
@@ -105,104 +80,125 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 		case SPI_OK_INSERT_RETURNING:
 		case SPI_OK_UPDATE_RETURNING:
 		case SPI_OK_DELETE_RETURNING:
-			exec_set_found(estate, (SPI_processed != 0));
+			exec_set_found(estate, SPI_processed != 0);
 			break;
-
+		case SPI_OK_REWRITTEN:
+			exec_set_found(estate, false);
+			break;
 		case SPI_OK_SELINTO:
 		case SPI_OK_UTILITY:
 			break;
-
-		case SPI_OK_REWRITTEN:
-			/* rewritten into something else: FOUND has no clear meaning */
-			exec_set_found(estate, false);
-			break;
-
-		case SPI_ERROR_COPY:
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("cannot COPY to/from client in %s", PLN_LANG_TITLE)));
-			break;
-
-		case SPI_ERROR_TRANSACTION:
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("unsupported transaction command in %s", PLN_LANG_TITLE)));
-			break;
-
 		default:
 			elog(ERROR, "SPI_execute_plan_with_paramlist failed executing query \"%s\": %s",
-				 expr->query, SPI_result_code_string(rc));
-			break;
+				 query, SPI_result_code_string(rc));
+	}
+}
+
+/*
+ * Store the result of a statement with INTO.  No row makes the target
+ * NULL, unless STRICT forbids that.  Of several rows the first is taken,
+ * except where exactly one is required: with STRICT and for row-changing
+ * statements (an error), or with the too_many_rows check (an error or a
+ * warning, as configured).
+ */
+static void
+store_into_target(PlnExecState *estate, PlnStmtExecSql *stmt,
+				  bool check_too_many)
+{
+	SPITupleTable *tuptab = SPI_tuptable;
+	uint64		nrows = SPI_processed;
+	PlnVariable *target;
+	bool		want_one = stmt->strict || stmt->mod_stmt || check_too_many;
+
+	if (tuptab == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("INTO used with a command that cannot return data")));
+
+	target = (PlnVariable *) estate->datums[stmt->target->dno];
+
+	if (nrows == 0 && stmt->strict)
+	{
+		char	   *params = NULL;
+
+		if (estate->func->print_strict_params)
+			params = format_expr_params(estate, stmt->sqlstmt);
+		ereport(ERROR,
+				(errcode(ERRCODE_NO_DATA_FOUND),
+				 errmsg("query returned no rows"),
+				 params ? errdetail_internal("parameters: %s", params) : 0));
 	}
 
+	if (nrows > 1 && want_one)
+	{
+		char	   *params = NULL;
+		bool		fatal = stmt->strict || stmt->mod_stmt ||
+			(estate->func->extra_errors & PLN_XCHECK_TOOMANYROWS);
+
+		if (estate->func->print_strict_params)
+			params = format_expr_params(estate, stmt->sqlstmt);
+		ereport(fatal ? ERROR : WARNING,
+				(errcode(ERRCODE_TOO_MANY_ROWS),
+				 errmsg("query returned more than one row"),
+				 params ? errdetail_internal("parameters: %s", params) : 0,
+				 errhint("Make sure the query returns a single row, or use LIMIT 1.")));
+	}
+
+	exec_move_row(estate, target, nrows > 0 ? tuptab->vals[0] : NULL,
+				  tuptab->tupdesc);
+
+	exec_eval_cleanup(estate);
+	SPI_freetuptable(SPI_tuptable);
+}
+
+/*
+ * Any SQL statement, with an optional INTO clause.
+ */
+int
+exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
+{
+	PlnExpr    *expr = stmt->sqlstmt;
+	bool		check_too_many;
+	long		maxrows;
+	int			rc;
+
+	if (expr->plan == NULL)
+		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+
+	if (!stmt->mod_stmt_set)
+	{
+		stmt->mod_stmt = plan_is_row_modifying(expr->plan);
+		stmt->mod_stmt_set = true;
+	}
+
+	check_too_many = ((estate->func->extra_errors |
+					   estate->func->extra_warnings) &
+					  PLN_XCHECK_TOOMANYROWS) != 0;
+
+	/*
+	 * Without INTO every row is wanted (0 = no limit).  INTO needs one
+	 * row, or two where a second row must be noticed.
+	 */
+	if (!stmt->into)
+		maxrows = 0;
+	else if (stmt->strict || stmt->mod_stmt || check_too_many)
+		maxrows = 2;
+	else
+		maxrows = 1;
+
+	estate->cur_expr = expr;
+	rc = SPI_execute_plan_with_paramlist(expr->plan, estate->paramLI,
+										 estate->readonly_func, maxrows);
+	check_execute_result(estate, rc, expr->query);
 	estate->eval_processed = SPI_processed;
 
 	if (stmt->into)
-	{
-		SPITupleTable *tuptab = SPI_tuptable;
-		uint64		n = SPI_processed;
-		PlnVariable *target;
-
-		if (tuptab == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_SYNTAX_ERROR),
-					 errmsg("INTO used with a command that cannot return data")));
-
-		target = (PlnVariable *) estate->datums[stmt->target->dno];
-
-		if (n == 0)
-		{
-			if (stmt->strict)
-			{
-				char	   *errdetail = NULL;
-
-				if (estate->func->print_strict_params)
-					errdetail = format_expr_params(estate, expr);
-
-				ereport(ERROR,
-						(errcode(ERRCODE_NO_DATA_FOUND),
-						 errmsg("query returned no rows"),
-						 errdetail ? errdetail_internal("parameters: %s", errdetail) : 0));
-			}
-			/* no row: the target becomes NULL */
-			exec_move_row(estate, target, NULL, tuptab->tupdesc);
-		}
-		else
-		{
-			if (n > 1 && (stmt->strict || stmt->mod_stmt || too_many_rows_error))
-			{
-				char	   *errdetail = NULL;
-				int			errlevel;
-
-				if (estate->func->print_strict_params)
-					errdetail = format_expr_params(estate, expr);
-
-				errlevel = (stmt->strict || stmt->mod_stmt ||
-							(estate->func->extra_errors & PLN_XCHECK_TOOMANYROWS)) ?
-					ERROR : WARNING;
-
-				ereport(errlevel,
-						(errcode(ERRCODE_TOO_MANY_ROWS),
-						 errmsg("query returned more than one row"),
-						 errdetail ? errdetail_internal("parameters: %s", errdetail) : 0,
-						 errhint("Make sure the query returns a single row, or use LIMIT 1.")));
-			}
-			/* the first row goes into the target */
-			exec_move_row(estate, target, tuptab->vals[0], tuptab->tupdesc);
-		}
-
-		exec_eval_cleanup(estate);
-		SPI_freetuptable(SPI_tuptable);
-	}
-	else
-	{
-		/* a result with nowhere to go is an error */
-		if (SPI_tuptable != NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_SYNTAX_ERROR),
-					 errmsg("query has no destination for result data"),
-					 (rc == SPI_OK_SELECT) ? errhint("If you want to discard the results of a SELECT, use PERFORM instead.") : 0));
-	}
+		store_into_target(estate, stmt, check_too_many);
+	else if (SPI_tuptable != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("query has no destination for result data"),
+				 (rc == SPI_OK_SELECT) ? errhint("If you want to discard the results of a SELECT, use PERFORM instead.") : 0));
 
 	return PLN_RC_OK;
 }
@@ -306,46 +302,42 @@ exec_stmt_fors(PlnExecState *estate, PlnStmtForS *stmt)
 static char *
 format_expr_params(PlnExecState *estate, const PlnExpr *expr)
 {
-	int			paramno;
-	int			dno;
-	StringInfoData paramstr;
+	StringInfoData buf;
+	const char *sep = "";
+	int			dno = -1;
 
-	if (!expr->paramnos)
+	if (expr->paramnos == NULL)
 		return NULL;
 
-	initStringInfo(&paramstr);
-	paramno = 0;
-	dno = -1;
+	initStringInfo(&buf);
 	while ((dno = bms_next_member(expr->paramnos, dno)) >= 0)
 	{
-		Datum		paramdatum;
-		Oid			paramtypeid;
-		bool		paramisnull;
-		int32		paramtypmod;
-		PlnVariable *curvar;
+		PlnDatum   *datum = estate->datums[dno];
+		const char *name;
+		Oid			valtype;
+		int32		valtypmod;
+		Datum		value;
+		bool		isnull;
 
-		curvar = (PlnVariable *) estate->datums[dno];
-
-		pln_exec_datum_value(estate, (PlnDatum *) curvar,
-							 &paramtypeid, &paramtypmod,
-							 &paramdatum, &paramisnull);
-
-		appendStringInfo(&paramstr, "%s%s = ",
-						 paramno > 0 ? ", " : "",
-						 curvar->dtype == PLN_DTYPE_RECFIELD ?
-						 ((PlnRecField *) curvar)->fieldname : curvar->refname);
-
-		if (paramisnull)
-			appendStringInfoString(&paramstr, "NULL");
+		/* a field is shown by its field name, anything else by its own */
+		if (datum->dtype == PLN_DTYPE_RECFIELD)
+			name = ((PlnRecField *) datum)->fieldname;
 		else
-			appendStringInfoStringQuoted(&paramstr,
-										 convert_value_to_string(estate,
-																 paramdatum,
-																 paramtypeid),
-										 -1);
+			name = ((PlnVariable *) datum)->refname;
 
-		paramno++;
+		pln_exec_datum_value(estate, datum, &valtype, &valtypmod,
+							 &value, &isnull);
+
+		appendStringInfo(&buf, "%s%s = ", sep, name);
+		if (isnull)
+			appendStringInfoString(&buf, "NULL");
+		else
+			appendStringInfoStringQuoted(&buf,
+										 convert_value_to_string(estate, value,
+																 valtype),
+										 -1);
+		sep = ", ";
 	}
 
-	return paramstr.data;
+	return buf.data;
 }

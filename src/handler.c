@@ -57,72 +57,78 @@ static const struct config_enum_entry variable_conflict_options[] = {
 
 /*
  * extra_warnings / extra_errors: "none", "all", or a list of check names.
+ * The bits are handed to the assign hook through *extra, which the GUC
+ * machinery requires to be malloc'd.
  */
 static bool
 check_extra_checks(char **newvalue, void **extra, GucSource source)
 {
-	char	   *rawstring;
-	List	   *elemlist;
-	ListCell   *l;
-	int			extrachecks = 0;
-	int		   *myextra;
+	static const struct
+	{
+		const char *name;
+		int			bit;
+	}			checks[] =
+	{
+		{"shadowed_variables", PLN_XCHECK_SHADOWVAR},
+		{"too_many_rows", PLN_XCHECK_TOOMANYROWS},
+		{"strict_multi_assignment", PLN_XCHECK_STRICTMULTIASSIGNMENT},
+	};
+	int			bits = PLN_XCHECK_NONE;
+	bool		ok = true;
+	int		   *result;
 
 	if (pg_strcasecmp(*newvalue, "all") == 0)
-		extrachecks = PLN_XCHECK_ALL;
-	else if (pg_strcasecmp(*newvalue, "none") == 0)
-		extrachecks = PLN_XCHECK_NONE;
-	else
+		bits = PLN_XCHECK_ALL;
+	else if (pg_strcasecmp(*newvalue, "none") != 0)
 	{
-		/* need a modifiable copy of string */
-		rawstring = pstrdup(*newvalue);
+		char	   *copy = pstrdup(*newvalue);	/* split in place */
+		List	   *names = NIL;
+		ListCell   *lc;
 
-		/* parse string into list of identifiers */
-		if (!SplitIdentifierString(rawstring, ',', &elemlist))
+		if (!SplitIdentifierString(copy, ',', &names))
 		{
-			/* syntax error in list */
 			GUC_check_errdetail("List syntax is invalid.");
-			pfree(rawstring);
-			list_free(elemlist);
-			return false;
+			ok = false;
 		}
 
-		foreach(l, elemlist)
+		foreach(lc, names)
 		{
-			char	   *tok = (char *) lfirst(l);
+			const char *name = (const char *) lfirst(lc);
+			int			i;
 
-			if (pg_strcasecmp(tok, "shadowed_variables") == 0)
-				extrachecks |= PLN_XCHECK_SHADOWVAR;
-			else if (pg_strcasecmp(tok, "too_many_rows") == 0)
-				extrachecks |= PLN_XCHECK_TOOMANYROWS;
-			else if (pg_strcasecmp(tok, "strict_multi_assignment") == 0)
-				extrachecks |= PLN_XCHECK_STRICTMULTIASSIGNMENT;
-			else if (pg_strcasecmp(tok, "all") == 0 ||
-					 pg_strcasecmp(tok, "none") == 0)
+			if (!ok)
+				break;
+			for (i = 0; i < lengthof(checks); i++)
 			{
-				GUC_check_errdetail("Key word \"%s\" cannot be combined with other key words.", tok);
-				pfree(rawstring);
-				list_free(elemlist);
-				return false;
+				if (pg_strcasecmp(name, checks[i].name) == 0)
+					break;
+			}
+			if (i < lengthof(checks))
+				bits |= checks[i].bit;
+			else if (pg_strcasecmp(name, "all") == 0 ||
+					 pg_strcasecmp(name, "none") == 0)
+			{
+				GUC_check_errdetail("Key word \"%s\" cannot be combined with other key words.", name);
+				ok = false;
 			}
 			else
 			{
-				GUC_check_errdetail("Unrecognized key word: \"%s\".", tok);
-				pfree(rawstring);
-				list_free(elemlist);
-				return false;
+				GUC_check_errdetail("Unrecognized key word: \"%s\".", name);
+				ok = false;
 			}
 		}
 
-		pfree(rawstring);
-		list_free(elemlist);
+		pfree(copy);
+		list_free(names);
+		if (!ok)
+			return false;
 	}
 
-	myextra = (int *) malloc(sizeof(int));
-	if (!myextra)
+	result = (int *) malloc(sizeof(int));
+	if (result == NULL)
 		return false;
-	*myextra = extrachecks;
-	*extra = (void *) myextra;
-
+	*result = bits;
+	*extra = result;
 	return true;
 }
 
@@ -340,6 +346,18 @@ pln_compile_for_validation(Oid funcoid, Oid rettype)
 	return pln_compile(fake_fcinfo, true);
 }
 
+/* May a function have this type as its result (or as an argument)? */
+static bool
+pseudotype_allowed(Oid typid, bool as_result)
+{
+	if (get_typtype(typid) != TYPTYPE_PSEUDO)
+		return true;
+	if (typid == RECORDOID || IsPolymorphicType(typid))
+		return true;
+	return as_result && (typid == VOIDOID || typid == TRIGGEROID ||
+						 typid == EVENT_TRIGGEROID);
+}
+
 /*
  * Validator: check a function at CREATE time.  The body is compiled (and
  * its SQL syntax-checked) unless check_function_bodies is off.
@@ -350,7 +368,6 @@ plnimble_validator(PG_FUNCTION_ARGS)
 	Oid			funcoid = PG_GETARG_OID(0);
 	HeapTuple	tuple;
 	Form_pg_proc proc;
-	char		functyptype;
 	int			numargs;
 	Oid		   *argtypes;
 	char	  **argnames;
@@ -365,36 +382,26 @@ plnimble_validator(PG_FUNCTION_ARGS)
 		elog(ERROR, "cache lookup failed for function %u", funcoid);
 	proc = (Form_pg_proc) GETSTRUCT(tuple);
 
-	/* results of pseudo-type are limited to the ones we can produce */
-	functyptype = get_typtype(proc->prorettype);
-	if (functyptype == TYPTYPE_PSEUDO)
-	{
-		if (proc->prorettype != TRIGGEROID &&
-			proc->prorettype != EVENT_TRIGGEROID &&
-			proc->prorettype != RECORDOID &&
-			proc->prorettype != VOIDOID &&
-			!IsPolymorphicType(proc->prorettype))
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("%s functions cannot return type %s",
-							PLN_LANG_TITLE,
-							format_type_be(proc->prorettype))));
-	}
+	/*
+	 * Of the pseudo-types, a result may be void, record, trigger, event
+	 * trigger or polymorphic, an argument only record or polymorphic.
+	 */
+	if (!pseudotype_allowed(proc->prorettype, true))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s functions cannot return type %s",
+						PLN_LANG_TITLE,
+						format_type_be(proc->prorettype))));
 
-	/* likewise for arguments */
 	numargs = get_func_arg_info(tuple, &argtypes, &argnames, &argmodes);
 	for (i = 0; i < numargs; i++)
 	{
-		if (get_typtype(argtypes[i]) == TYPTYPE_PSEUDO)
-		{
-			if (argtypes[i] != RECORDOID &&
-				!IsPolymorphicType(argtypes[i]))
-				ereport(ERROR,
-						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-						 errmsg("%s functions cannot accept type %s",
-								PLN_LANG_TITLE,
-								format_type_be(argtypes[i]))));
-		}
+		if (!pseudotype_allowed(argtypes[i], false))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("%s functions cannot accept type %s",
+							PLN_LANG_TITLE,
+							format_type_be(argtypes[i]))));
 	}
 
 	if (check_function_bodies)

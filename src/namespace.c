@@ -30,19 +30,20 @@ pln_ns_init(void)
 void
 pln_ns_push(const char *label, PlnLabelType label_type)
 {
-	if (label == NULL)
-		label = "";
-	pln_ns_additem(PLN_NS_LABEL, (int) label_type, label);
+	/* the label item's itemno says what kind of level this is */
+	pln_ns_additem(PLN_NS_LABEL, (int) label_type, label ? label : "");
 }
 
-/* Close the innermost level */
+/* Close the innermost level: drop its items and its label */
 void
 pln_ns_pop(void)
 {
-	Assert(ns_top != NULL);
-	while (ns_top->itemtype != PLN_NS_LABEL)
-		ns_top = ns_top->prev;
-	ns_top = ns_top->prev;
+	PlnNsItem  *item = ns_top;
+
+	Assert(item != NULL);
+	while (item->itemtype != PLN_NS_LABEL)
+		item = item->prev;
+	ns_top = item->prev;
 }
 
 PlnNsItem *
@@ -51,22 +52,45 @@ pln_ns_top(void)
 	return ns_top;
 }
 
-/* Add a name to the current level */
+/*
+ * Add a name to the current level.  The name is stored in the item
+ * itself.  A namespace always starts with a label.
+ */
 void
 pln_ns_additem(PlnNsType itemtype, int itemno, const char *name)
 {
-	PlnNsItem  *nse;
+	size_t		namelen = strlen(name);
+	PlnNsItem  *item;
 
-	Assert(name != NULL);
-	/* first item added must be a label */
 	Assert(ns_top != NULL || itemtype == PLN_NS_LABEL);
 
-	nse = palloc(offsetof(PlnNsItem, name) + strlen(name) + 1);
-	nse->itemtype = itemtype;
-	nse->itemno = itemno;
-	nse->prev = ns_top;
-	strcpy(nse->name, name);
-	ns_top = nse;
+	item = palloc(offsetof(PlnNsItem, name) + namelen + 1);
+	item->itemtype = itemtype;
+	item->itemno = itemno;
+	memcpy(item->name, name, namelen + 1);
+	item->prev = ns_top;
+	ns_top = item;
+}
+
+/*
+ * Search one level, from item down to the level's label, for a variable
+ * called name.  With more_names, the caller's name goes on after this one
+ * (name.field), which a scalar cannot have, so scalars are passed over.
+ * Returns the variable, or NULL with *label set to the level's label.
+ */
+static PlnNsItem *
+search_level(PlnNsItem *item, const char *name, bool more_names,
+			 PlnNsItem **label)
+{
+	for (; item->itemtype != PLN_NS_LABEL; item = item->prev)
+	{
+		if (more_names && item->itemtype == PLN_NS_VAR)
+			continue;
+		if (strcmp(item->name, name) == 0)
+			return item;
+	}
+	*label = item;
+	return NULL;
 }
 
 /*
@@ -87,54 +111,46 @@ pln_ns_lookup(PlnNsItem *ns_cur, bool localmode,
 {
 	while (ns_cur != NULL)
 	{
-		PlnNsItem  *nsitem;
+		PlnNsItem  *label;
+		PlnNsItem  *found;
+		int			used = 1;
 
-		/* search this level for name1, unqualified */
-		for (nsitem = ns_cur;
-			 nsitem->itemtype != PLN_NS_LABEL;
-			 nsitem = nsitem->prev)
+		found = search_level(ns_cur, name1, name2 != NULL, &label);
+		if (found == NULL && name2 != NULL && strcmp(label->name, name1) == 0)
 		{
-			if (strcmp(nsitem->name, name1) == 0)
-			{
-				if (name2 == NULL ||
-					nsitem->itemtype != PLN_NS_VAR)
-				{
-					if (names_used)
-						*names_used = 1;
-					return nsitem;
-				}
-			}
+			found = search_level(ns_cur, name2, name3 != NULL, &label);
+			used = 2;
 		}
-
-		/* is the level's label name1? then name2 qualified by it */
-		if (name2 != NULL &&
-			strcmp(nsitem->name, name1) == 0)
+		if (found != NULL)
 		{
-			PlnNsItem  *labelitem = nsitem;
-
-			for (nsitem = ns_cur;
-				 nsitem != labelitem;
-				 nsitem = nsitem->prev)
-			{
-				if (strcmp(nsitem->name, name2) == 0)
-				{
-					if (name3 == NULL ||
-						nsitem->itemtype != PLN_NS_VAR)
-					{
-						if (names_used)
-							*names_used = 2;
-						return nsitem;
-					}
-				}
-			}
+			if (names_used)
+				*names_used = used;
+			return found;
 		}
 
 		if (localmode)
 			break;
-
-		ns_cur = nsitem->prev;
+		ns_cur = label->prev;
 	}
 
+	return NULL;
+}
+
+/*
+ * Walk outwards from ns_cur to the first label that has the given name
+ * (name != NULL) or else belongs to a loop.
+ */
+static PlnNsItem *
+find_enclosing_label(PlnNsItem *ns_cur, const char *name)
+{
+	for (; ns_cur != NULL; ns_cur = ns_cur->prev)
+	{
+		if (ns_cur->itemtype != PLN_NS_LABEL)
+			continue;
+		if (name != NULL ? strcmp(ns_cur->name, name) == 0 :
+			ns_cur->itemno == PLN_LABEL_LOOP)
+			return ns_cur;
+	}
 	return NULL;
 }
 
@@ -142,26 +158,13 @@ pln_ns_lookup(PlnNsItem *ns_cur, bool localmode,
 PlnNsItem *
 pln_ns_lookup_label(PlnNsItem *ns_cur, const char *name)
 {
-	while (ns_cur != NULL)
-	{
-		if (ns_cur->itemtype == PLN_NS_LABEL &&
-			strcmp(ns_cur->name, name) == 0)
-			return ns_cur;
-		ns_cur = ns_cur->prev;
-	}
-	return NULL;
+	Assert(name != NULL);
+	return find_enclosing_label(ns_cur, name);
 }
 
 /* Find the innermost loop label enclosing ns_cur */
 PlnNsItem *
 pln_ns_find_nearest_loop(PlnNsItem *ns_cur)
 {
-	while (ns_cur != NULL)
-	{
-		if (ns_cur->itemtype == PLN_NS_LABEL &&
-			ns_cur->itemno == PLN_LABEL_LOOP)
-			return ns_cur;
-		ns_cur = ns_cur->prev;
-	}
-	return NULL;
+	return find_enclosing_label(ns_cur, NULL);
 }

@@ -428,7 +428,7 @@ typedef struct PlnStmtRaise
 	int			lineno;
 	unsigned int stmtid;
 	int			elog_level;
-	char	   *condname;		/* condition name, SQLSTATE, or NULL */
+	char	   *condname;		/* after the level: a name, a SQLSTATE or NULL */
 	char	   *message;		/* format string, or NULL */
 	List	   *params;			/* PlnExpr for each % in message */
 	List	   *options;		/* PlnRaiseOption */

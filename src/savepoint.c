@@ -47,27 +47,29 @@
 PlnSavepointStats pln_stats;
 
 /*
- * Does an error with this SQLSTATE match one of the WHEN conditions?
- * OTHERS matches all but query cancel and assertion failure, which must
- * be named to be caught.
+ * Does a WHEN condition catch an error with this SQLSTATE?  A condition is
+ * a full SQLSTATE, a class (a code ending in 000, which catches its whole
+ * class) or OTHERS (0).  OTHERS catches everything except a query cancel
+ * and a failed ASSERT: those are caught only where they are named.
  */
+static bool
+condition_catches(int wanted, int sqlerrcode)
+{
+	if (wanted == 0)
+		return sqlerrcode != ERRCODE_QUERY_CANCELED &&
+			sqlerrcode != ERRCODE_ASSERT_FAILURE;
+	if (ERRCODE_IS_CATEGORY(wanted))
+		return ERRCODE_TO_CATEGORY(sqlerrcode) == wanted;
+	return sqlerrcode == wanted;
+}
+
+/* Does any of the conditions of a WHEN clause catch it? */
 static bool
 exception_matches_conditions(int sqlerrcode, PlnCondition *cond)
 {
 	for (; cond != NULL; cond = cond->next)
 	{
-		int			sqlerrstate = cond->sqlerrstate;
-
-		if (sqlerrstate == 0)
-		{
-			if (sqlerrcode != ERRCODE_QUERY_CANCELED &&
-				sqlerrcode != ERRCODE_ASSERT_FAILURE)
-				return true;
-		}
-		else if (sqlerrcode == sqlerrstate)
-			return true;
-		else if (ERRCODE_IS_CATEGORY(sqlerrstate) &&
-				 ERRCODE_TO_CATEGORY(sqlerrcode) == sqlerrstate)
+		if (condition_catches(cond->sqlerrstate, sqlerrcode))
 			return true;
 	}
 	return false;

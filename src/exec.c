@@ -97,8 +97,14 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 								  fcinfo->args[i].value,
 								  fcinfo->args[i].isnull,
 								  false);
-				/* make read-write expanded values our own copies */
-				if (!var->isnull && var->datatype->typlen == -1)
+				/*
+				 * A read-write expanded argument would let us change the
+				 * caller's object in place: work on a copy of our own.  A
+				 * flat value is only ever replaced, never changed, so it
+				 * can be used where it is.
+				 */
+				if (!var->isnull && var->datatype->typlen == -1 &&
+					VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(var->value)))
 				{
 					var->value = datumCopy(var->value, false, -1);
 					var->freeval = true;
@@ -331,17 +337,24 @@ static void
 copy_datums(PlnExecState *estate, PlnFunction *func)
 {
 	int			ndatums = func->ndatums;
-	Size		total = 0;
 	char	   *space;
 	int			i;
 
-	estate->ndatums = ndatums;
-	estate->datums = palloc(sizeof(PlnDatum *) * ndatums);
+	/* how much the copies take is the same for every call */
+	if (func->datum_copy_space == 0)
+	{
+		Size		total = MAXALIGN(sizeof(PlnDatum *) * ndatums);
 
-	/* one allocation for all the copies: calls are frequent */
-	for (i = 0; i < ndatums; i++)
-		total += MAXALIGN(datum_copy_size(func->datums[i]->dtype));
-	space = (total > 0) ? palloc(total) : NULL;
+		for (i = 0; i < ndatums; i++)
+			total += MAXALIGN(datum_copy_size(func->datums[i]->dtype));
+		func->datum_copy_space = total;
+	}
+
+	/* one allocation for the array and all the copies: calls are frequent */
+	space = palloc(func->datum_copy_space);
+	estate->ndatums = ndatums;
+	estate->datums = (PlnDatum **) space;
+	space += MAXALIGN(sizeof(PlnDatum *) * ndatums);
 
 	for (i = 0; i < ndatums; i++)
 	{

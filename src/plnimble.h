@@ -514,6 +514,8 @@ typedef struct PlnFunction
 	List	   *planned_exprs;
 
 	/* run-time bookkeeping */
+	Size		datum_copy_space;	/* bytes per call for datum copies, or
+									 * 0 until the first call */
 	uint32		fn_proc_hashvalue;	/* of its pg_proc row in the syscache */
 	bool		fn_proc_checked;	/* valid as of the row's last change */
 	unsigned long use_count;	/* calls in progress: do not free while > 0 */

@@ -195,7 +195,7 @@ pln_error_context_unseen(PlnExecState *estate, int sqlerrcode)
  * SQLERRM set and the error available to bare RAISE.  Re-throws the error
  * if no handler matches.  edata is freed.
  */
-static int
+static pg_noinline int
 run_matching_handler(PlnExecState *estate, PlnStmtBlock *block,
 					 ErrorData *edata)
 {
@@ -298,7 +298,7 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
  * but PL state can need restoring (see the file header).  If no handler
  * matches, the error goes on up untouched, without even being copied.
  */
-static ErrorData *
+static pg_noinline ErrorData *
 catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
 						PlnStmtBlock *block)
 {
@@ -323,7 +323,7 @@ catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
  * undoing everything the block did in the database, exactly as PL/pgSQL
  * does.
  */
-static ErrorData *
+static pg_noinline ErrorData *
 catch_with_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 {
 	ErrorData  *edata;
@@ -350,7 +350,7 @@ catch_with_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 }
 
 /* Normal end of a materialized frame: keep what the block did */
-static void
+static pg_noinline void
 release_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 {
 	estate->err_text = "during statement block exit";
@@ -377,7 +377,7 @@ release_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
  * pln_need_savepoint(), which clears search_path_checked; so once checked
  * it stays good until then.
  */
-static void
+static pg_noinline void
 enter_frame_slowly(PlnExecState *estate, PlnSavepointFrame *frame)
 {
 	if (!pln_lazy_savepoints)
@@ -399,7 +399,9 @@ enter_frame_slowly(PlnExecState *estate, PlnSavepointFrame *frame)
  * not caught by its own handlers).
  *
  * This is the hot path of lazy savepoints: entering and leaving a block
- * that stays pure costs a frame on the C stack and a sigsetjmp.
+ * that stays pure costs a frame on the C stack and a sigsetjmp.  The work
+ * for the other cases is kept out of line (pg_noinline above) so that
+ * this function stays small.
  */
 int
 exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)

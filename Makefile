@@ -19,6 +19,7 @@ OBJS = \
 	src/exec.o \
 	src/exec_expr.o \
 	src/exec_sql.o \
+	src/exec_dynamic.o \
 	src/assign.o \
 	src/raise.o \
 	src/savepoint.o \

@@ -135,6 +135,7 @@ static DeclHeader end_of_declarations(char *label, bool has_decls);
 	PlnCWord	cword;
 	PlnWDatum	wdatum;
 	bool		boolean;
+	int			ival;
 	Oid			oid;
 	struct
 	{
@@ -162,6 +163,7 @@ static DeclHeader end_of_declarations(char *label, bool has_decls);
 	PlnNsItem  *nsitem;
 	PlnIfElsif *elsif;
 	PlnCaseWhen *casewhen;
+	PlnDiagItem *diagitem;
 }
 
 %type <declhdr> decl_sect
@@ -200,6 +202,11 @@ static DeclHeader end_of_declarations(char *label, bool has_decls);
 
 %type <casewhen>	case_when
 %type <list>	case_when_list opt_case_else
+
+%type <boolean>	getdiag_area_opt
+%type <list>	getdiag_list
+%type <diagitem>	getdiag_list_item
+%type <ival>	getdiag_item getdiag_target
 
 %type <keyword>	unreserved_keyword
 
@@ -713,9 +720,130 @@ stmt_assign		: T_DATUM
 					}
 				;
 
-stmt_getdiag	: K_GET
+stmt_getdiag	: K_GET getdiag_area_opt K_DIAGNOSTICS getdiag_list ';'
 					{
-						not_supported_yet("GET DIAGNOSTICS", @1);
+						PlnStmtGetDiag *new;
+						ListCell   *lc;
+
+						new = palloc0(sizeof(PlnStmtGetDiag));
+						new->cmd_type = PLN_STMT_GETDIAG;
+						new->lineno = pln_location_to_lineno(@1);
+						new->stmtid = pln_next_stmtid();
+						new->is_stacked = $2;
+						new->diag_items = $4;
+
+						/* ROW_COUNT is about the last command, the error
+						 * fields about the caught error: each fits only one
+						 * kind; PG_CONTEXT fits both */
+						foreach(lc, new->diag_items)
+						{
+							PlnDiagItem *item = (PlnDiagItem *) lfirst(lc);
+							bool		current_only = (item->kind == PLN_DIAG_ROW_COUNT);
+							bool		stacked_only = (item->kind != PLN_DIAG_ROW_COUNT &&
+														item->kind != PLN_DIAG_CONTEXT);
+
+							if (new->is_stacked && current_only)
+								ereport(ERROR,
+										(errcode(ERRCODE_SYNTAX_ERROR),
+										 errmsg("diagnostics item %s is not allowed in GET STACKED DIAGNOSTICS",
+												pln_diag_kind_name(item->kind)),
+										 pln_scanner_errposition(@1)));
+							if (!new->is_stacked && stacked_only)
+								ereport(ERROR,
+										(errcode(ERRCODE_SYNTAX_ERROR),
+										 errmsg("diagnostics item %s is not allowed in GET CURRENT DIAGNOSTICS",
+												pln_diag_kind_name(item->kind)),
+										 pln_scanner_errposition(@1)));
+						}
+
+						$$ = (PlnStmt *) new;
+					}
+				;
+
+getdiag_area_opt :
+					{ $$ = false; }
+				| K_CURRENT
+					{ $$ = false; }
+				| K_STACKED
+					{ $$ = true; }
+				;
+
+getdiag_list	: getdiag_list ',' getdiag_list_item
+					{ $$ = lappend($1, $3); }
+				| getdiag_list_item
+					{ $$ = list_make1($1); }
+				;
+
+getdiag_list_item : getdiag_target assign_operator getdiag_item
+					{
+						PlnDiagItem *new = palloc(sizeof(PlnDiagItem));
+
+						new->target = $1;
+						new->kind = $3;
+						$$ = new;
+					}
+				;
+
+/* the item names are unreserved words: compare the token read */
+getdiag_item	:
+					{
+						static const struct
+						{
+							int			token;
+							const char *word;
+							PlnDiagKind kind;
+						}			items[] = {
+							{K_ROW_COUNT, "row_count", PLN_DIAG_ROW_COUNT},
+							{K_PG_CONTEXT, "pg_context", PLN_DIAG_CONTEXT},
+							{K_PG_EXCEPTION_DETAIL, "pg_exception_detail", PLN_DIAG_ERROR_DETAIL},
+							{K_PG_EXCEPTION_HINT, "pg_exception_hint", PLN_DIAG_ERROR_HINT},
+							{K_PG_EXCEPTION_CONTEXT, "pg_exception_context", PLN_DIAG_ERROR_CONTEXT},
+							{K_COLUMN_NAME, "column_name", PLN_DIAG_COLUMN_NAME},
+							{K_CONSTRAINT_NAME, "constraint_name", PLN_DIAG_CONSTRAINT_NAME},
+							{K_PG_DATATYPE_NAME, "pg_datatype_name", PLN_DIAG_DATATYPE_NAME},
+							{K_MESSAGE_TEXT, "message_text", PLN_DIAG_MESSAGE_TEXT},
+							{K_TABLE_NAME, "table_name", PLN_DIAG_TABLE_NAME},
+							{K_SCHEMA_NAME, "schema_name", PLN_DIAG_SCHEMA_NAME},
+							{K_RETURNED_SQLSTATE, "returned_sqlstate", PLN_DIAG_RETURNED_SQLSTATE},
+						};
+						int			tok = yylex();
+						int			i;
+
+						for (i = 0; i < lengthof(items); i++)
+						{
+							if (tok_is_keyword(tok, &yylval,
+											   items[i].token, items[i].word))
+								break;
+						}
+						if (i == lengthof(items))
+							yyerror("unrecognized GET DIAGNOSTICS item");
+						$$ = items[i].kind;
+					}
+				;
+
+getdiag_target	: T_DATUM
+					{
+						PlnDatum   *datum = $1.datum;
+
+						/* only a whole scalar variable can receive an item */
+						if (datum->dtype == PLN_DTYPE_ROW ||
+							datum->dtype == PLN_DTYPE_REC ||
+							pln_peek() == '[')
+							ereport(ERROR,
+									(errcode(ERRCODE_SYNTAX_ERROR),
+									 errmsg("\"%s\" is not a scalar variable",
+											NameOfDatum(&($1))),
+									 pln_scanner_errposition(@1)));
+						check_assignable(datum, @1);
+						$$ = datum->dno;
+					}
+				| T_WORD
+					{
+						word_is_not_variable(&($1), @1);
+					}
+				| T_CWORD
+					{
+						cword_is_not_variable(&($1), @1);
 					}
 				;
 
@@ -872,6 +1000,15 @@ stmt_for		: opt_loop_label K_FOR for_control loop_body
 							new->body = $4.stmts;
 							$$ = (PlnStmt *) new;
 						}
+						else if ($3->cmd_type == PLN_STMT_DYNFORS)
+						{
+							PlnStmtDynForS *new = (PlnStmtDynForS *) $3;
+
+							new->lineno = pln_location_to_lineno(@2);
+							new->label = $1;
+							new->body = $4.stmts;
+							$$ = (PlnStmt *) new;
+						}
 						else
 						{
 							PlnStmtForS *new = (PlnStmtForS *) $3;
@@ -894,7 +1031,37 @@ for_control		: for_variable K_IN
 						int			tokloc = yylloc;
 
 						if (tok == K_EXECUTE)
-							not_supported_yet("FOR over EXECUTE", tokloc);
+						{
+							PlnStmtDynForS *new;
+							int			endtoken;
+
+							new = palloc0(sizeof(PlnStmtDynForS));
+							new->cmd_type = PLN_STMT_DYNFORS;
+							new->stmtid = pln_next_stmtid();
+							if ($1.row)
+							{
+								new->var = (PlnVariable *) $1.row;
+								check_assignable($1.row, @1);
+							}
+							else if ($1.scalar)
+								new->var = (PlnVariable *)
+									read_into_scalar_list($1.name, $1.scalar, @1);
+							else
+								ereport(ERROR,
+										(errcode(ERRCODE_DATATYPE_MISMATCH),
+										 errmsg("loop variable of loop over rows must be a record variable or list of scalar variables"),
+										 pln_scanner_errposition(@1)));
+
+							new->query = read_sql_expression2(K_LOOP, K_USING,
+															  "LOOP or USING",
+															  &endtoken);
+							while (endtoken == K_USING || endtoken == ',')
+								new->params = lappend(new->params,
+													  read_sql_expression2(',', K_LOOP,
+																		   ", or LOOP",
+																		   &endtoken));
+							$$ = (PlnStmt *) new;
+						}
 						else if (tok == T_DATUM &&
 								 yylval.wdatum.datum->dtype == PLN_DTYPE_VAR &&
 								 ((PlnVar *) yylval.wdatum.datum)->datatype->typoid == REFCURSOROID)
@@ -1257,7 +1424,47 @@ stmt_execsql	: K_IMPORT
 
 stmt_dynexecute : K_EXECUTE
 					{
-						not_supported_yet("EXECUTE", @1);
+						PlnStmtDynExecute *new;
+						int			endtoken;
+
+						new = palloc0(sizeof(PlnStmtDynExecute));
+						new->cmd_type = PLN_STMT_DYNEXECUTE;
+						new->lineno = pln_location_to_lineno(@1);
+						new->stmtid = pln_next_stmtid();
+						new->query = read_sql_construct(K_INTO, K_USING, ';',
+														"INTO or USING or ;",
+														RAW_PARSE_PLPGSQL_EXPR,
+														true, true,
+														NULL, &endtoken);
+
+						/* INTO and USING may come in either order, once each */
+						while (endtoken != ';')
+						{
+							if (endtoken == K_INTO && !new->into)
+							{
+								new->into = true;
+								read_into_target(&new->target, &new->strict);
+								endtoken = yylex();
+							}
+							else if (endtoken == K_USING && new->params == NIL)
+							{
+								do
+								{
+									PlnExpr    *param;
+
+									param = read_sql_construct(',', ';', K_INTO,
+															   ", or ; or INTO",
+															   RAW_PARSE_PLPGSQL_EXPR,
+															   true, true,
+															   NULL, &endtoken);
+									new->params = lappend(new->params, param);
+								} while (endtoken == ',');
+							}
+							else
+								yyerror("syntax error");
+						}
+
+						$$ = (PlnStmt *) new;
 					}
 				;
 

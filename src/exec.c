@@ -453,6 +453,13 @@ pln_stmt_typename(PlnStmt *stmt)
 			return _("SQL statement");
 		case PLN_STMT_PERFORM:
 			return "PERFORM";
+		case PLN_STMT_GETDIAG:
+			return ((PlnStmtGetDiag *) stmt)->is_stacked ?
+				"GET STACKED DIAGNOSTICS" : "GET DIAGNOSTICS";
+		case PLN_STMT_DYNEXECUTE:
+			return "EXECUTE";
+		case PLN_STMT_DYNFORS:
+			return _("FOR over EXECUTE statement");
 	}
 	return "unknown";
 }
@@ -574,6 +581,15 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 			break;
 		case PLN_STMT_PERFORM:
 			rc = exec_stmt_perform(estate, (PlnStmtPerform *) stmt);
+			break;
+		case PLN_STMT_GETDIAG:
+			rc = exec_stmt_getdiag(estate, (PlnStmtGetDiag *) stmt);
+			break;
+		case PLN_STMT_DYNEXECUTE:
+			rc = exec_stmt_dynexecute(estate, (PlnStmtDynExecute *) stmt);
+			break;
+		case PLN_STMT_DYNFORS:
+			rc = exec_stmt_dynfors(estate, (PlnStmtDynForS *) stmt);
 			break;
 		default:
 			elog(ERROR, "unrecognized statement type: %d",
@@ -1080,6 +1096,9 @@ pln_stmt_nested_bodies(PlnStmt *stmt)
 			break;
 		case PLN_STMT_FORS:
 			bodies = lappend(bodies, ((PlnStmtForS *) stmt)->body);
+			break;
+		case PLN_STMT_DYNFORS:
+			bodies = lappend(bodies, ((PlnStmtDynForS *) stmt)->body);
 			break;
 		default:
 			break;

@@ -22,10 +22,9 @@
 
 #include "plnimble.h"
 
-static void exec_set_found(PlnExecState *estate, bool state);
 static char *format_expr_params(PlnExecState *estate, const PlnExpr *expr);
 
-static void
+void
 exec_set_found(PlnExecState *estate, bool state)
 {
 	PlnVar	   *var = (PlnVar *) (estate->datums[estate->func->found_varno]);
@@ -227,13 +226,29 @@ int
 exec_stmt_fors(PlnExecState *estate, PlnStmtForS *stmt)
 {
 	Portal		portal;
-	PlnVariable *target = (PlnVariable *) estate->datums[stmt->var->dno];
+
+	exec_run_select(estate, stmt->query, 0, &portal);
+
+	return exec_for_query_loop(estate, portal,
+							   (PlnVariable *) estate->datums[stmt->var->dno],
+							   stmt->body, stmt->label);
+}
+
+/*
+ * Run a loop body once per row of an open cursor, the row stored into
+ * target first; used by FOR over a query and FOR over EXECUTE.  Rows are
+ * fetched in batches (10, then 50) so that a large result is never held
+ * at once.  Closes the portal.  FOUND ends up telling whether the body
+ * ran at least once.
+ */
+int
+exec_for_query_loop(PlnExecState *estate, Portal portal,
+					PlnVariable *target, List *body, const char *label)
+{
 	bool		found = false;
 	int			rc = PLN_RC_OK;
 	uint64		n;
 	bool		done = false;
-
-	exec_run_select(estate, stmt->query, 0, &portal);
 
 	/* the body must not be able to close the portal under us */
 	PinPortal(portal);
@@ -265,8 +280,8 @@ exec_stmt_fors(PlnExecState *estate, PlnStmtForS *stmt)
 			exec_move_row(estate, target, tuptab->vals[i], tuptab->tupdesc);
 			exec_eval_cleanup(estate);
 
-			rc = exec_stmts(estate, stmt->body);
-			rc = exec_loop_body_rc(estate, rc, stmt->label, &exit_loop);
+			rc = exec_stmts(estate, body);
+			rc = exec_loop_body_rc(estate, rc, label, &exit_loop);
 			if (exit_loop)
 			{
 				done = true;
@@ -289,7 +304,6 @@ exec_stmt_fors(PlnExecState *estate, PlnStmtForS *stmt)
 	UnpinPortal(portal);
 	SPI_cursor_close(portal);
 
-	/* FOUND says whether the loop body ran at least once */
 	exec_set_found(estate, found);
 
 	return rc;

@@ -281,6 +281,8 @@ stmt_own_impurity(SavepointPlan *sp, PlnStmt *stmt)
 		case PLN_STMT_EXECSQL:
 		case PLN_STMT_PERFORM:
 		case PLN_STMT_FORS:
+		case PLN_STMT_DYNEXECUTE:
+		case PLN_STMT_DYNFORS:
 			return pstrdup("runs SQL");
 
 		default:

@@ -249,7 +249,10 @@ typedef enum PlnStmtType
 	PLN_STMT_RAISE,
 	PLN_STMT_ASSERT,
 	PLN_STMT_EXECSQL,
-	PLN_STMT_PERFORM
+	PLN_STMT_PERFORM,
+	PLN_STMT_GETDIAG,
+	PLN_STMT_DYNEXECUTE,
+	PLN_STMT_DYNFORS
 } PlnStmtType;
 
 typedef struct PlnStmt
@@ -463,6 +466,64 @@ typedef struct PlnStmtPerform
 	unsigned int stmtid;
 	PlnExpr    *expr;
 } PlnStmtPerform;
+
+/* What GET DIAGNOSTICS can ask for */
+typedef enum PlnDiagKind
+{
+	PLN_DIAG_ROW_COUNT,
+	PLN_DIAG_CONTEXT,
+	PLN_DIAG_ERROR_CONTEXT,
+	PLN_DIAG_ERROR_DETAIL,
+	PLN_DIAG_ERROR_HINT,
+	PLN_DIAG_RETURNED_SQLSTATE,
+	PLN_DIAG_COLUMN_NAME,
+	PLN_DIAG_CONSTRAINT_NAME,
+	PLN_DIAG_DATATYPE_NAME,
+	PLN_DIAG_MESSAGE_TEXT,
+	PLN_DIAG_TABLE_NAME,
+	PLN_DIAG_SCHEMA_NAME
+} PlnDiagKind;
+
+typedef struct PlnDiagItem
+{
+	PlnDiagKind kind;
+	int			target;			/* dno of the variable it is stored in */
+} PlnDiagItem;
+
+typedef struct PlnStmtGetDiag
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	bool		is_stacked;		/* STACKED: the error being handled */
+	List	   *diag_items;		/* List of PlnDiagItem */
+} PlnStmtGetDiag;
+
+/* EXECUTE string [INTO [STRICT] target] [USING expr, ...] */
+typedef struct PlnStmtDynExecute
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *query;			/* evaluates to the command text */
+	bool		into;
+	bool		strict;
+	PlnVariable *target;		/* INTO target: a record or a row */
+	List	   *params;			/* USING expressions, $1, $2, ... */
+} PlnStmtDynExecute;
+
+/* FOR target IN EXECUTE string [USING expr, ...] LOOP */
+typedef struct PlnStmtDynForS
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	PlnVariable *var;			/* loop target: a record or a row */
+	List	   *body;
+	PlnExpr    *query;
+	List	   *params;
+} PlnStmtDynForS;
 
 /* ----------
  * Compiled functions and the cache key they are found by
@@ -762,6 +823,17 @@ extern void pln_exec_get_datum_type_info(PlnExecState *estate,
 extern int	exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt);
 extern int	exec_stmt_perform(PlnExecState *estate, PlnStmtPerform *stmt);
 extern int	exec_stmt_fors(PlnExecState *estate, PlnStmtForS *stmt);
+
+/* exec_dynamic.c: EXECUTE, FOR ... IN EXECUTE, GET DIAGNOSTICS */
+extern int	exec_stmt_dynexecute(PlnExecState *estate, PlnStmtDynExecute *stmt);
+extern int	exec_stmt_dynfors(PlnExecState *estate, PlnStmtDynForS *stmt);
+extern int	exec_stmt_getdiag(PlnExecState *estate, PlnStmtGetDiag *stmt);
+extern int	exec_for_query_loop(PlnExecState *estate, Portal portal,
+								PlnVariable *target, List *body,
+								const char *label);
+extern void exec_set_found(PlnExecState *estate, bool state);
+extern char *format_param_values(PlnExecState *estate, ParamListInfo params);
+extern const char *pln_diag_kind_name(PlnDiagKind kind);
 extern int	exec_run_select(PlnExecState *estate, PlnExpr *expr,
 							long maxtuples, Portal *portalP);
 extern int	exec_loop_body_rc(PlnExecState *estate, int rc, const char *label,

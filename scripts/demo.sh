@@ -98,7 +98,9 @@ SELECT c.call,
 SQL
 
 echo "empty_blocks(200000) enters 200000 BEGIN ... EXCEPTION blocks.  PL/pgSQL opens"
-echo "a subtransaction for each; so does plnimble until lazy savepoints land"
-echo "(plnimble.lazy_savepoints, see docs/design.md), after which it opens one"
-echo "only when a block is about to touch database state."
+echo "a subtransaction for each; plnimble opens one only when a block is about to"
+echo "touch database state (lazy savepoints, docs/design.md), so these cost it"
+echo "almost nothing, and safe_int() catches bad input without a subtransaction."
+echo "Single calls take microseconds, so their timings are noisy; see"
+echo "docs/benchmarks.md for measured ratios."
 pln_cluster_stop

@@ -520,6 +520,81 @@ pln_rec_set_null(PlnExecState *estate, PlnRec *rec)
 	}
 }
 
+/* Do two row shapes have the same columns, type for type? */
+static bool
+same_row_layout(TupleDesc a, TupleDesc b)
+{
+	int			i;
+
+	if (a->natts != b->natts)
+		return false;
+	for (i = 0; i < a->natts; i++)
+	{
+		Form_pg_attribute aa = TupleDescAttr(a, i);
+		Form_pg_attribute ba = TupleDescAttr(b, i);
+
+		if (aa->attisdropped != ba->attisdropped)
+			return false;
+		if (!aa->attisdropped &&
+			(aa->atttypid != ba->atttypid || aa->atttypmod != ba->atttypmod))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A row of shape tupdesc made into one of shape target the way PL/pgSQL
+ * assigns rows: the n-th live source column goes into the n-th live
+ * target column, converted with the assignment rules; source columns left
+ * over are ignored, target columns left over are NULL.
+ */
+static HeapTuple
+convert_row_by_fields(PlnExecState *estate, HeapTuple tup,
+					  TupleDesc tupdesc, TupleDesc target)
+{
+	Datum	   *values = palloc(sizeof(Datum) * Max(target->natts, 1));
+	bool	   *nulls = palloc(sizeof(bool) * Max(target->natts, 1));
+	int			src = -1;
+	int			i;
+
+	for (i = 0; i < target->natts; i++)
+	{
+		Form_pg_attribute tattr = TupleDescAttr(target, i);
+		Datum		value = (Datum) 0;
+		bool		isnull = true;
+		Oid			valtype = UNKNOWNOID;
+		int32		valtypmod = -1;
+
+		if (tattr->attisdropped)
+		{
+			values[i] = (Datum) 0;
+			nulls[i] = true;
+			continue;
+		}
+
+		do
+			src++;
+		while (src < tupdesc->natts &&
+			   TupleDescAttr(tupdesc, src)->attisdropped);
+
+		if (src < tupdesc->natts)
+		{
+			Form_pg_attribute sattr = TupleDescAttr(tupdesc, src);
+
+			value = heap_getattr(tup, src + 1, tupdesc, &isnull);
+			valtype = sattr->atttypid;
+			valtypmod = sattr->atttypmod;
+		}
+
+		values[i] = exec_cast_value(estate, value, &isnull,
+									valtype, valtypmod,
+									tattr->atttypid, tattr->atttypmod);
+		nulls[i] = isnull;
+	}
+
+	return heap_form_tuple(target, values, nulls);
+}
+
 /*
  * Set a record to a copy of a tuple of the given shape (tup NULL: a row of
  * NULLs of that shape).  Anonymous row shapes are registered so that the
@@ -537,18 +612,15 @@ pln_rec_set_tuple(PlnExecState *estate, PlnRec *rec,
 
 	if (rec->rectypeid != RECORDOID)
 	{
-		/* a declared row type: convert by position */
+		/* a declared row type: fields are assigned one by one */
 		newerh = make_expanded_record_from_typeid(rec->rectypeid, -1,
 												  estate->datum_context);
 		if (tup != NULL)
 		{
 			TupleDesc	target = expanded_record_get_tupdesc(newerh);
-			TupleConversionMap *map;
 
-			map = convert_tuples_by_position(tupdesc, target,
-											 gettext_noop("returned record type does not match expected record type"));
-			if (map)
-				tup = execute_attr_map_tuple(tup, map);
+			if (!same_row_layout(tupdesc, target))
+				tup = convert_row_by_fields(estate, tup, tupdesc, target);
 		}
 	}
 	else

@@ -20,6 +20,7 @@ OBJS = \
 	src/exec_expr.o \
 	src/exec_sql.o \
 	src/exec_dynamic.o \
+	src/exec_cursor.o \
 	src/assign.o \
 	src/raise.o \
 	src/savepoint.o \

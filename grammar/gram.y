@@ -56,6 +56,10 @@ static PlnExpr *make_plexpr(char *query, RawParseMode mode, int location);
 static void check_sql_expr(const char *stmt, RawParseMode parseMode,
 						   int location);
 static PlnStmt *make_execsql_stmt(int firsttoken, int location);
+static PlnExpr *read_cursor_args(PlnVar *cursor, int until);
+static PlnStmtFetch *read_fetch_direction(void);
+static void read_fetch_count(PlnStmtFetch *fetch, bool *expect_from);
+static PlnExpr *cursor_name_default(const char *name);
 static PlnStmt *make_return_stmt(int location);
 static PlnStmt *make_case(int location, PlnExpr *t_expr,
 						  List *case_when_list, List *else_stmts);
@@ -164,6 +168,7 @@ static DeclHeader end_of_declarations(char *label, bool has_decls);
 	PlnIfElsif *elsif;
 	PlnCaseWhen *casewhen;
 	PlnDiagItem *diagitem;
+	PlnStmtFetch *fetch;
 }
 
 %type <declhdr> decl_sect
@@ -202,6 +207,13 @@ static DeclHeader end_of_declarations(char *label, bool has_decls);
 
 %type <casewhen>	case_when
 %type <list>	case_when_list opt_case_else
+
+%type <ival>	opt_scrollable
+%type <datum>	decl_cursor_args
+%type <list>	decl_cursor_arglist
+%type <datum>	decl_cursor_arg
+%type <expr>	decl_cursor_query
+%type <fetch>	opt_fetch_direction
 
 %type <boolean>	getdiag_area_opt
 %type <list>	getdiag_list
@@ -498,13 +510,87 @@ decl_statement	: decl_varname decl_const decl_datatype decl_collate decl_notnull
 					}
 				| decl_varname opt_scrollable K_CURSOR
 					{
-						not_supported_yet("cursor declarations", @3);
+						/* the arguments get a namespace level of their own */
+						pln_ns_push($1.name, PLN_LABEL_OTHER);
+					}
+				  decl_cursor_args decl_is_for decl_cursor_query
+					{
+						PlnVar	   *cursor;
+
+						pln_ns_pop();
+
+						cursor = (PlnVar *)
+							pln_build_variable($1.name, $1.lineno,
+											   pln_build_datatype(REFCURSOROID, -1,
+																  InvalidOid, NULL),
+											   true);
+						/* the portal is named after the variable by default */
+						cursor->default_val = cursor_name_default(cursor->refname);
+						cursor->cursor_explicit_expr = $7;
+						cursor->cursor_explicit_argrow = $5 ? $5->dno : -1;
+						cursor->cursor_options = CURSOR_OPT_FAST_PLAN | $2;
 					}
 				;
 
 opt_scrollable :
+					{ $$ = 0; }
 				| K_NO K_SCROLL
+					{ $$ = CURSOR_OPT_NO_SCROLL; }
 				| K_SCROLL
+					{ $$ = CURSOR_OPT_SCROLL; }
+				;
+
+decl_cursor_args :
+					{ $$ = NULL; }
+				| '(' decl_cursor_arglist ')'
+					{
+						PlnRow	   *row = palloc0(sizeof(PlnRow));
+						ListCell   *lc;
+						int			i = 0;
+
+						/* a row of the argument variables: OPEN assigns it */
+						row->dtype = PLN_DTYPE_ROW;
+						row->refname = "(unnamed row)";
+						row->lineno = pln_location_to_lineno(@1);
+						row->nfields = list_length($2);
+						row->fieldnames = palloc(sizeof(char *) * row->nfields);
+						row->varnos = palloc(sizeof(int) * row->nfields);
+						foreach(lc, $2)
+						{
+							PlnVariable *arg = (PlnVariable *) lfirst(lc);
+
+							row->fieldnames[i] = arg->refname;
+							row->varnos[i] = arg->dno;
+							i++;
+						}
+						pln_add_datum((PlnDatum *) row);
+						$$ = (PlnDatum *) row;
+					}
+				;
+
+decl_cursor_arglist : decl_cursor_arg
+					{ $$ = list_make1($1); }
+				| decl_cursor_arglist ',' decl_cursor_arg
+					{ $$ = lappend($1, $3); }
+				;
+
+decl_cursor_arg : decl_varname decl_datatype
+					{
+						$$ = (PlnDatum *) pln_build_variable($1.name, $1.lineno,
+															 $2, true);
+					}
+				;
+
+decl_is_for		: K_IS
+				| K_FOR
+				;
+
+decl_cursor_query :
+					{
+						$$ = read_sql_construct(';', 0, 0, ";",
+												RAW_PARSE_DEFAULT,
+												false, true, NULL, NULL);
+					}
 				;
 
 decl_aliasitem	: T_WORD
@@ -1000,6 +1086,15 @@ stmt_for		: opt_loop_label K_FOR for_control loop_body
 							new->body = $4.stmts;
 							$$ = (PlnStmt *) new;
 						}
+						else if ($3->cmd_type == PLN_STMT_FORC)
+						{
+							PlnStmtForC *new = (PlnStmtForC *) $3;
+
+							new->lineno = pln_location_to_lineno(@2);
+							new->label = $1;
+							new->body = $4.stmts;
+							$$ = (PlnStmt *) new;
+						}
 						else if ($3->cmd_type == PLN_STMT_DYNFORS)
 						{
 							PlnStmtDynForS *new = (PlnStmtDynForS *) $3;
@@ -1065,7 +1160,33 @@ for_control		: for_variable K_IN
 						else if (tok == T_DATUM &&
 								 yylval.wdatum.datum->dtype == PLN_DTYPE_VAR &&
 								 ((PlnVar *) yylval.wdatum.datum)->datatype->typoid == REFCURSOROID)
-							not_supported_yet("FOR over a cursor", tokloc);
+						{
+							PlnVar	   *cursor = (PlnVar *) yylval.wdatum.datum;
+							PlnStmtForC *new;
+
+							/* the loop gets a record variable of its own */
+							if ($1.scalar && $1.row)
+								ereport(ERROR,
+										(errcode(ERRCODE_SYNTAX_ERROR),
+										 errmsg("cursor FOR loop must have only one target variable"),
+										 pln_scanner_errposition(@1)));
+							if (cursor->cursor_explicit_expr == NULL)
+								ereport(ERROR,
+										(errcode(ERRCODE_SYNTAX_ERROR),
+										 errmsg("cursor FOR loop must use a bound cursor variable"),
+										 pln_scanner_errposition(tokloc)));
+
+							new = palloc0(sizeof(PlnStmtForC));
+							new->cmd_type = PLN_STMT_FORC;
+							new->stmtid = pln_next_stmtid();
+							new->curvar = cursor->dno;
+							new->argquery = read_cursor_args(cursor, K_LOOP);
+							new->var = pln_build_variable($1.name, $1.lineno,
+														  pln_build_datatype(RECORDOID, -1,
+																			 InvalidOid, NULL),
+														  true);
+							$$ = (PlnStmt *) new;
+						}
 						else
 						{
 							PlnExpr    *expr1;
@@ -1468,27 +1589,123 @@ stmt_dynexecute : K_EXECUTE
 					}
 				;
 
-stmt_open		: K_OPEN
+stmt_open		: K_OPEN cursor_variable
 					{
-						not_supported_yet("OPEN", @1);
+						PlnStmtOpen *new;
+
+						new = palloc0(sizeof(PlnStmtOpen));
+						new->cmd_type = PLN_STMT_OPEN;
+						new->lineno = pln_location_to_lineno(@1);
+						new->stmtid = pln_next_stmtid();
+						new->curvar = $2->dno;
+						new->cursor_options = CURSOR_OPT_FAST_PLAN;
+
+						if ($2->cursor_explicit_expr != NULL)
+						{
+							/* a bound cursor: only its arguments may follow */
+							new->argquery = read_cursor_args($2, ';');
+						}
+						else
+						{
+							/* OPEN var [[NO] SCROLL] FOR query | FOR EXECUTE ... */
+							int			tok = yylex();
+
+							if (tok_is_keyword(tok, &yylval, K_NO, "no"))
+							{
+								tok = yylex();
+								if (tok_is_keyword(tok, &yylval, K_SCROLL, "scroll"))
+								{
+									new->cursor_options |= CURSOR_OPT_NO_SCROLL;
+									tok = yylex();
+								}
+							}
+							else if (tok_is_keyword(tok, &yylval, K_SCROLL, "scroll"))
+							{
+								new->cursor_options |= CURSOR_OPT_SCROLL;
+								tok = yylex();
+							}
+
+							if (tok != K_FOR)
+								yyerror("syntax error, expected \"FOR\"");
+
+							tok = yylex();
+							if (tok == K_EXECUTE)
+							{
+								int			endtoken;
+
+								new->dynquery = read_sql_expression2(K_USING, ';',
+																	 "USING or ;",
+																	 &endtoken);
+								while (endtoken == K_USING || endtoken == ',')
+									new->params = lappend(new->params,
+														  read_sql_expression2(',', ';',
+																			   ", or ;",
+																			   &endtoken));
+							}
+							else
+							{
+								pln_push_back_token(tok);
+								new->query = read_sql_construct(';', 0, 0, ";",
+																RAW_PARSE_DEFAULT,
+																false, true,
+																NULL, NULL);
+							}
+						}
+
+						$$ = (PlnStmt *) new;
 					}
 				;
 
-stmt_fetch		: K_FETCH
+stmt_fetch		: K_FETCH opt_fetch_direction cursor_variable K_INTO
 					{
-						not_supported_yet("FETCH", @1);
+						PlnStmtFetch *fetch = $2;
+
+						read_into_target(&fetch->target, NULL);
+
+						if (yylex() != ';')
+							yyerror("syntax error");
+
+						/* INTO takes one row: a direction that may give more is refused */
+						if (fetch->returns_multiple_rows)
+							ereport(ERROR,
+									(errcode(ERRCODE_SYNTAX_ERROR),
+									 errmsg("FETCH statement cannot return multiple rows"),
+									 pln_scanner_errposition(@1)));
+
+						fetch->lineno = pln_location_to_lineno(@1);
+						fetch->curvar = $3->dno;
+						fetch->is_move = false;
+						$$ = (PlnStmt *) fetch;
 					}
 				;
 
-stmt_move		: K_MOVE
+stmt_move		: K_MOVE opt_fetch_direction cursor_variable ';'
 					{
-						not_supported_yet("MOVE", @1);
+						PlnStmtFetch *fetch = $2;
+
+						fetch->lineno = pln_location_to_lineno(@1);
+						fetch->curvar = $3->dno;
+						fetch->is_move = true;
+						$$ = (PlnStmt *) fetch;
+					}
+				;
+
+opt_fetch_direction	:
+					{
+						$$ = read_fetch_direction();
 					}
 				;
 
 stmt_close		: K_CLOSE cursor_variable ';'
 					{
-						not_supported_yet("CLOSE", @1);
+						PlnStmtClose *new;
+
+						new = palloc0(sizeof(PlnStmtClose));
+						new->cmd_type = PLN_STMT_CLOSE;
+						new->lineno = pln_location_to_lineno(@1);
+						new->stmtid = pln_next_stmtid();
+						new->curvar = $2->dno;
+						$$ = (PlnStmt *) new;
 					}
 				;
 
@@ -2271,6 +2488,271 @@ read_datatype(int tok)
  * variables.  The INTO clause is cut out of the text (replaced by spaces
  * so that error positions still line up).
  */
+/*
+ * The default value of a bound cursor variable: its own name, so that the
+ * portal OPEN creates is called like the variable.
+ */
+static PlnExpr *
+cursor_name_default(const char *name)
+{
+	StringInfoData buf;
+	const char *cp;
+
+	initStringInfo(&buf);
+	/* an E'' literal, whatever standard_conforming_strings says later */
+	if (strchr(name, '\\') != NULL)
+		appendStringInfoChar(&buf, 'E');
+	appendStringInfoChar(&buf, '\'');
+	for (cp = name; *cp; cp++)
+	{
+		if (*cp == '\'' || *cp == '\\')
+			appendStringInfoChar(&buf, *cp);
+		appendStringInfoChar(&buf, *cp);
+	}
+	appendStringInfoString(&buf, "'::pg_catalog.refcursor");
+	return make_plexpr(buf.data, RAW_PARSE_PLPGSQL_EXPR, -1);
+}
+
+/* The name a token stands for, if it can name a cursor argument */
+static const char *
+token_as_name(int tok, PLN_YYSTYPE *lval)
+{
+	if (tok == T_WORD)
+		return lval->word.ident;
+	if (tok == T_DATUM)
+		return NameOfDatum(&lval->wdatum);
+	if (tok >= K_ABSOLUTE && tok <= K_WHILE && lval->keyword != NULL)
+		return lval->keyword;
+	return NULL;
+}
+
+/*
+ * Read the argument list of a bound cursor, after OPEN cursor or FOR x IN
+ * cursor, up to the until token.  Arguments may be given by position or by
+ * name (name := value, name => value); they are put in declaration order
+ * into one expression list, which OPEN evaluates into the cursor's
+ * argument variables.  NULL for a cursor without arguments.
+ */
+static PlnExpr *
+read_cursor_args(PlnVar *cursor, int until)
+{
+	PlnRow	   *row;
+	char	  **values;
+	bool		any_named = false;
+	StringInfoData list;
+	int			tok = yylex();
+	int			n;
+	int			i;
+
+	if (cursor->cursor_explicit_argrow < 0)
+	{
+		if (tok == '(')
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("cursor \"%s\" has no arguments", cursor->refname),
+					 pln_scanner_errposition(yylloc)));
+		if (tok != until)
+			yyerror("syntax error");
+		return NULL;
+	}
+
+	if (tok != '(')
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("cursor \"%s\" has arguments", cursor->refname),
+				 pln_scanner_errposition(yylloc)));
+
+	row = (PlnRow *) pln_curr_compile->datums[cursor->cursor_explicit_argrow];
+	values = palloc0(sizeof(char *) * row->nfields);
+
+	for (n = 0; n < row->nfields; n++)
+	{
+		int			tok1 = yylex();
+		int			argloc = yylloc;
+		const char *name = token_as_name(tok1, &yylval);
+		int			target = n;
+		int			endtoken;
+		PlnExpr    *value;
+
+		if (name != NULL &&
+			(pln_peek() == COLON_EQUALS || pln_peek() == EQUALS_GREATER))
+		{
+			/* name := value: find the argument by name */
+			for (target = 0; target < row->nfields; target++)
+			{
+				if (strcmp(row->fieldnames[target], name) == 0)
+					break;
+			}
+			if (target == row->nfields)
+				ereport(ERROR,
+						(errcode(ERRCODE_SYNTAX_ERROR),
+						 errmsg("cursor \"%s\" has no argument named \"%s\"",
+								cursor->refname, name),
+						 pln_scanner_errposition(yylloc)));
+			(void) yylex();		/* the := or => */
+			any_named = true;
+		}
+		else
+			pln_push_back_token(tok1);
+
+		if (values[target] != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("value for parameter \"%s\" of cursor \"%s\" specified more than once",
+							row->fieldnames[target], cursor->refname),
+					 pln_scanner_errposition(argloc)));
+
+		value = read_sql_construct(',', ')', 0, "\",\" or \")\"",
+								   RAW_PARSE_PLPGSQL_EXPR,
+								   true, true, NULL, &endtoken);
+		values[target] = value->query;
+
+		if (endtoken == ')' && n < row->nfields - 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("not enough arguments for cursor \"%s\"",
+							cursor->refname),
+					 pln_scanner_errposition(yylloc)));
+		if (endtoken == ',' && n == row->nfields - 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("too many arguments for cursor \"%s\"",
+							cursor->refname),
+					 pln_scanner_errposition(yylloc)));
+	}
+
+	/*
+	 * One select list, in declaration order; with named arguments each
+	 * value is labelled with its argument's name, so that a run-time error
+	 * in it can be placed.
+	 */
+	initStringInfo(&list);
+	for (i = 0; i < row->nfields; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(&list, ", ");
+		appendStringInfoString(&list, values[i]);
+		if (any_named)
+			appendStringInfo(&list, " AS %s",
+							 quote_identifier(row->fieldnames[i]));
+	}
+
+	if (yylex() != until)
+		yyerror("syntax error");
+
+	return make_plexpr(list.data, RAW_PARSE_PLPGSQL_EXPR, -1);
+}
+
+/*
+ * Read the direction of FETCH or MOVE, up to and including FROM or IN if
+ * it has one, into a new statement.  The cursor variable follows.
+ */
+static PlnStmtFetch *
+read_fetch_direction(void)
+{
+	PlnStmtFetch *fetch = palloc0(sizeof(PlnStmtFetch));
+	bool		expect_from = true;
+	int			tok = yylex();
+
+	fetch->cmd_type = PLN_STMT_FETCH;
+	fetch->stmtid = pln_next_stmtid();
+	fetch->direction = FETCH_FORWARD;
+	fetch->how_many = 1;
+
+	if (tok == 0)
+		yyerror("unexpected end of function definition");
+
+	if (tok_is_keyword(tok, &yylval, K_NEXT, "next"))
+		;						/* the default */
+	else if (tok_is_keyword(tok, &yylval, K_PRIOR, "prior"))
+		fetch->direction = FETCH_BACKWARD;
+	else if (tok_is_keyword(tok, &yylval, K_FIRST, "first"))
+		fetch->direction = FETCH_ABSOLUTE;
+	else if (tok_is_keyword(tok, &yylval, K_LAST, "last"))
+	{
+		fetch->direction = FETCH_ABSOLUTE;
+		fetch->how_many = -1;
+	}
+	else if (tok_is_keyword(tok, &yylval, K_ABSOLUTE, "absolute"))
+	{
+		fetch->direction = FETCH_ABSOLUTE;
+		fetch->expr = read_sql_expression2(K_FROM, K_IN, "FROM or IN", NULL);
+		expect_from = false;
+	}
+	else if (tok_is_keyword(tok, &yylval, K_RELATIVE, "relative"))
+	{
+		fetch->direction = FETCH_RELATIVE;
+		fetch->expr = read_sql_expression2(K_FROM, K_IN, "FROM or IN", NULL);
+		expect_from = false;
+	}
+	else if (tok_is_keyword(tok, &yylval, K_ALL, "all"))
+	{
+		fetch->how_many = FETCH_ALL;
+		fetch->returns_multiple_rows = true;
+	}
+	else if (tok_is_keyword(tok, &yylval, K_FORWARD, "forward"))
+		read_fetch_count(fetch, &expect_from);
+	else if (tok_is_keyword(tok, &yylval, K_BACKWARD, "backward"))
+	{
+		fetch->direction = FETCH_BACKWARD;
+		read_fetch_count(fetch, &expect_from);
+	}
+	else if (tok == K_FROM || tok == K_IN)
+		expect_from = false;	/* no direction at all */
+	else if (tok == T_DATUM)
+	{
+		/* no direction: this is the cursor */
+		pln_push_back_token(tok);
+		expect_from = false;
+	}
+	else
+	{
+		/*
+		 * A bare count, as in core SQL's FETCH 5 FROM c.  (A count that is
+		 * a variable cannot be told from a cursor name; it is taken as the
+		 * cursor above.)
+		 */
+		pln_push_back_token(tok);
+		fetch->expr = read_sql_expression2(K_FROM, K_IN, "FROM or IN", NULL);
+		fetch->returns_multiple_rows = true;
+		expect_from = false;
+	}
+
+	if (expect_from)
+	{
+		tok = yylex();
+		if (tok != K_FROM && tok != K_IN)
+			yyerror("expected FROM or IN");
+	}
+	return fetch;
+}
+
+/* What may follow FORWARD or BACKWARD: nothing, ALL, or a count */
+static void
+read_fetch_count(PlnStmtFetch *fetch, bool *expect_from)
+{
+	int			tok = yylex();
+
+	if (tok == 0)
+		yyerror("unexpected end of function definition");
+
+	if (tok == K_FROM || tok == K_IN)
+		*expect_from = false;
+	else if (tok == K_ALL)
+	{
+		fetch->how_many = FETCH_ALL;
+		fetch->returns_multiple_rows = true;
+		*expect_from = true;
+	}
+	else
+	{
+		pln_push_back_token(tok);
+		fetch->expr = read_sql_expression2(K_FROM, K_IN, "FROM or IN", NULL);
+		fetch->returns_multiple_rows = true;
+		*expect_from = false;
+	}
+}
+
 static PlnStmt *
 make_execsql_stmt(int firsttoken, int location)
 {

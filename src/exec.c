@@ -460,6 +460,14 @@ pln_stmt_typename(PlnStmt *stmt)
 			return "EXECUTE";
 		case PLN_STMT_DYNFORS:
 			return _("FOR over EXECUTE statement");
+		case PLN_STMT_OPEN:
+			return "OPEN";
+		case PLN_STMT_FETCH:
+			return ((PlnStmtFetch *) stmt)->is_move ? "MOVE" : "FETCH";
+		case PLN_STMT_CLOSE:
+			return "CLOSE";
+		case PLN_STMT_FORC:
+			return _("FOR over cursor");
 	}
 	return "unknown";
 }
@@ -590,6 +598,18 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 			break;
 		case PLN_STMT_DYNFORS:
 			rc = exec_stmt_dynfors(estate, (PlnStmtDynForS *) stmt);
+			break;
+		case PLN_STMT_OPEN:
+			rc = exec_stmt_open(estate, (PlnStmtOpen *) stmt);
+			break;
+		case PLN_STMT_FETCH:
+			rc = exec_stmt_fetch(estate, (PlnStmtFetch *) stmt);
+			break;
+		case PLN_STMT_CLOSE:
+			rc = exec_stmt_close(estate, (PlnStmtClose *) stmt);
+			break;
+		case PLN_STMT_FORC:
+			rc = exec_stmt_forc(estate, (PlnStmtForC *) stmt);
 			break;
 		default:
 			elog(ERROR, "unrecognized statement type: %d",
@@ -1099,6 +1119,9 @@ pln_stmt_nested_bodies(PlnStmt *stmt)
 			break;
 		case PLN_STMT_DYNFORS:
 			bodies = lappend(bodies, ((PlnStmtDynForS *) stmt)->body);
+			break;
+		case PLN_STMT_FORC:
+			bodies = lappend(bodies, ((PlnStmtForC *) stmt)->body);
 			break;
 		default:
 			break;

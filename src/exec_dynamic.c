@@ -26,9 +26,10 @@
 #include "plnimble.h"
 
 /*
- * Evaluate the command text of EXECUTE, into the statement context.
+ * Evaluate the command text of EXECUTE (or OPEN ... FOR EXECUTE), into
+ * the statement context.
  */
-static char *
+char *
 eval_dynamic_query(PlnExecState *estate, PlnExpr *query)
 {
 	Datum		value;
@@ -54,7 +55,7 @@ eval_dynamic_query(PlnExecState *estate, PlnExpr *query)
  * Evaluate the USING expressions into a parameter list, $1 first, held in
  * the statement context.  NULL when there are none.
  */
-static ParamListInfo
+ParamListInfo
 eval_using_params(PlnExecState *estate, List *params)
 {
 	MemoryContext stmt_mcontext = get_stmt_mcontext(estate);
@@ -289,7 +290,7 @@ exec_stmt_dynfors(PlnExecState *estate, PlnStmtDynForS *stmt)
 
 	return exec_for_query_loop(estate, portal,
 							   (PlnVariable *) estate->datums[stmt->var->dno],
-							   stmt->body, stmt->label);
+							   stmt->body, stmt->label, true);
 }
 
 /* ----------

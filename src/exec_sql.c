@@ -231,19 +231,22 @@ exec_stmt_fors(PlnExecState *estate, PlnStmtForS *stmt)
 
 	return exec_for_query_loop(estate, portal,
 							   (PlnVariable *) estate->datums[stmt->var->dno],
-							   stmt->body, stmt->label);
+							   stmt->body, stmt->label, true);
 }
 
 /*
  * Run a loop body once per row of an open cursor, the row stored into
- * target first; used by FOR over a query and FOR over EXECUTE.  Rows are
- * fetched in batches (10, then 50) so that a large result is never held
- * at once.  Closes the portal.  FOUND ends up telling whether the body
+ * target first; used by FOR over a query, over EXECUTE and over a cursor.
+ * With prefetch, rows are fetched in batches (10, then 50) so that a large
+ * result is never held at once; without, one at a time, because the body
+ * may use the cursor's position (WHERE CURRENT OF a user's cursor).
+ * Closes the portal.  FOUND ends up telling whether the body
  * ran at least once.
  */
 int
 exec_for_query_loop(PlnExecState *estate, Portal portal,
-					PlnVariable *target, List *body, const char *label)
+					PlnVariable *target, List *body, const char *label,
+					bool prefetch)
 {
 	bool		found = false;
 	int			rc = PLN_RC_OK;
@@ -253,7 +256,7 @@ exec_for_query_loop(PlnExecState *estate, Portal portal,
 	/* the body must not be able to close the portal under us */
 	PinPortal(portal);
 
-	SPI_cursor_fetch(portal, true, 10);
+	SPI_cursor_fetch(portal, true, prefetch ? 10 : 1);
 	n = SPI_processed;
 
 	/*
@@ -294,7 +297,7 @@ exec_for_query_loop(PlnExecState *estate, Portal portal,
 			break;
 
 		/* later batches may be larger */
-		SPI_cursor_fetch(portal, true, 50);
+		SPI_cursor_fetch(portal, true, prefetch ? 50 : 1);
 		n = SPI_processed;
 	}
 

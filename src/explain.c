@@ -283,6 +283,10 @@ stmt_own_impurity(SavepointPlan *sp, PlnStmt *stmt)
 		case PLN_STMT_FORS:
 		case PLN_STMT_DYNEXECUTE:
 		case PLN_STMT_DYNFORS:
+		case PLN_STMT_OPEN:
+		case PLN_STMT_FETCH:
+		case PLN_STMT_CLOSE:
+		case PLN_STMT_FORC:
 			return pstrdup("runs SQL");
 
 		default:

@@ -90,6 +90,12 @@ typedef struct PlnVar
 
 	PlnType    *datatype;
 
+	/* a bound cursor (name CURSOR [(args)] FOR query): its query, the row
+	 * of its argument variables (or -1) and its scroll options */
+	struct PlnExpr *cursor_explicit_expr;
+	int			cursor_explicit_argrow;
+	int			cursor_options;
+
 	/* run-time value; freeval says whether value is ours to pfree */
 	Datum		value;
 	bool		isnull;
@@ -252,7 +258,11 @@ typedef enum PlnStmtType
 	PLN_STMT_PERFORM,
 	PLN_STMT_GETDIAG,
 	PLN_STMT_DYNEXECUTE,
-	PLN_STMT_DYNFORS
+	PLN_STMT_DYNFORS,
+	PLN_STMT_OPEN,
+	PLN_STMT_FETCH,
+	PLN_STMT_CLOSE,
+	PLN_STMT_FORC
 } PlnStmtType;
 
 typedef struct PlnStmt
@@ -466,6 +476,56 @@ typedef struct PlnStmtPerform
 	unsigned int stmtid;
 	PlnExpr    *expr;
 } PlnStmtPerform;
+
+/* OPEN cursor: exactly one of query, dynquery, or the bound cursor's own */
+typedef struct PlnStmtOpen
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	int			curvar;			/* dno of the refcursor variable */
+	int			cursor_options;
+	PlnExpr    *argquery;		/* bound cursor's argument values, or NULL */
+	PlnExpr    *query;			/* OPEN ... FOR query */
+	PlnExpr    *dynquery;		/* OPEN ... FOR EXECUTE string */
+	List	   *params;			/* its USING expressions */
+} PlnStmtOpen;
+
+/* FETCH or MOVE */
+typedef struct PlnStmtFetch
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnVariable *target;		/* FETCH's INTO target; NULL for MOVE */
+	int			curvar;
+	FetchDirection direction;
+	long		how_many;		/* count, when expr is NULL */
+	PlnExpr    *expr;			/* count or position expression */
+	bool		is_move;
+	bool		returns_multiple_rows;	/* direction may cover several */
+} PlnStmtFetch;
+
+typedef struct PlnStmtClose
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	int			curvar;
+} PlnStmtClose;
+
+/* FOR rec IN bound_cursor [(args)] LOOP */
+typedef struct PlnStmtForC
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	PlnVariable *var;			/* the loop's own record variable */
+	List	   *body;
+	int			curvar;
+	PlnExpr    *argquery;
+} PlnStmtForC;
 
 /* What GET DIAGNOSTICS can ask for */
 typedef enum PlnDiagKind
@@ -830,10 +890,18 @@ extern int	exec_stmt_dynfors(PlnExecState *estate, PlnStmtDynForS *stmt);
 extern int	exec_stmt_getdiag(PlnExecState *estate, PlnStmtGetDiag *stmt);
 extern int	exec_for_query_loop(PlnExecState *estate, Portal portal,
 								PlnVariable *target, List *body,
-								const char *label);
+								const char *label, bool prefetch);
 extern void exec_set_found(PlnExecState *estate, bool state);
 extern char *format_param_values(PlnExecState *estate, ParamListInfo params);
+extern char *eval_dynamic_query(PlnExecState *estate, PlnExpr *query);
+extern ParamListInfo eval_using_params(PlnExecState *estate, List *params);
 extern const char *pln_diag_kind_name(PlnDiagKind kind);
+
+/* exec_cursor.c: OPEN, FETCH, MOVE, CLOSE, FOR over a cursor */
+extern int	exec_stmt_open(PlnExecState *estate, PlnStmtOpen *stmt);
+extern int	exec_stmt_fetch(PlnExecState *estate, PlnStmtFetch *stmt);
+extern int	exec_stmt_close(PlnExecState *estate, PlnStmtClose *stmt);
+extern int	exec_stmt_forc(PlnExecState *estate, PlnStmtForC *stmt);
 extern int	exec_run_select(PlnExecState *estate, PlnExpr *expr,
 							long maxtuples, Portal *portalP);
 extern int	exec_loop_body_rc(PlnExecState *estate, int rc, const char *label,

@@ -2529,7 +2529,7 @@ token_as_name(int tok, PLN_YYSTYPE *lval)
 /*
  * Read the argument list of a bound cursor, after OPEN cursor or FOR x IN
  * cursor, up to the until token.  Arguments may be given by position or by
- * name (name := value, name => value); they are put in declaration order
+ * name (name := value); they are put in declaration order
  * into one expression list, which OPEN evaluates into the cursor's
  * argument variables.  NULL for a cursor without arguments.
  */
@@ -2574,8 +2574,8 @@ read_cursor_args(PlnVar *cursor, int until)
 		int			endtoken;
 		PlnExpr    *value;
 
-		if (name != NULL &&
-			(pln_peek() == COLON_EQUALS || pln_peek() == EQUALS_GREATER))
+		/* (PostgreSQL 15 takes only :=, not =>, for cursor arguments) */
+		if (name != NULL && pln_peek() == COLON_EQUALS)
 		{
 			/* name := value: find the argument by name */
 			for (target = 0; target < row->nfields; target++)
@@ -2589,7 +2589,7 @@ read_cursor_args(PlnVar *cursor, int until)
 						 errmsg("cursor \"%s\" has no argument named \"%s\"",
 								cursor->refname, name),
 						 pln_scanner_errposition(yylloc)));
-			(void) yylex();		/* the := or => */
+			(void) yylex();		/* the := */
 			any_named = true;
 		}
 		else

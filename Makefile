@@ -21,6 +21,7 @@ OBJS = \
 	src/exec_sql.o \
 	src/exec_dynamic.o \
 	src/exec_cursor.o \
+	src/exec_setret.o \
 	src/assign.o \
 	src/raise.o \
 	src/savepoint.o \

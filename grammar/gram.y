@@ -61,6 +61,8 @@ static PlnStmtFetch *read_fetch_direction(void);
 static void read_fetch_count(PlnStmtFetch *fetch, bool *expect_from);
 static PlnExpr *cursor_name_default(const char *name);
 static PlnStmt *make_return_stmt(int location);
+static PlnStmt *make_return_next_stmt(int location);
+static PlnStmt *make_return_query_stmt(int location);
 static PlnStmt *make_case(int location, PlnExpr *t_expr,
 						  List *case_when_list, List *else_stmts);
 static void read_into_target(PlnVariable **target, bool *strict);
@@ -1430,12 +1432,12 @@ stmt_return		: K_RETURN
 						if (tok_is_keyword(tok, &yylval,
 										   K_NEXT, "next"))
 						{
-							not_supported_yet("RETURN NEXT", @1);
+							$$ = make_return_next_stmt(@1);
 						}
 						else if (tok_is_keyword(tok, &yylval,
 												K_QUERY, "query"))
 						{
-							not_supported_yet("RETURN QUERY", @1);
+							$$ = make_return_query_stmt(@1);
 						}
 						else
 						{
@@ -2983,6 +2985,101 @@ reject_return_value(void)
 			 pln_scanner_errposition(yylloc)));
 }
 
+/*
+ * RETURN NEXT [expr]: only in a set-returning function; with OUT
+ * parameters it takes no value (their values make the row).
+ */
+static PlnStmt *
+make_return_next_stmt(int location)
+{
+	PlnStmtReturnNext *new;
+	int			tok;
+
+	if (!pln_curr_compile->fn_retset)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot use RETURN NEXT in a non-SETOF function"),
+				 pln_scanner_errposition(location)));
+
+	new = palloc0(sizeof(PlnStmtReturnNext));
+	new->cmd_type = PLN_STMT_RETURN_NEXT;
+	new->lineno = pln_location_to_lineno(location);
+	new->stmtid = pln_next_stmtid();
+	new->retvarno = -1;
+
+	tok = yylex();
+	if (pln_curr_compile->out_param_varno >= 0)
+	{
+		if (tok != ';')
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("RETURN NEXT cannot have a parameter in function with OUT parameters"),
+					 pln_scanner_errposition(yylloc)));
+		new->retvarno = pln_curr_compile->out_param_varno;
+	}
+	else if (tok == ';')
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("RETURN NEXT must have a parameter"),
+				 pln_scanner_errposition(yylloc)));
+	else if (tok == T_DATUM && pln_peek() == ';' &&
+			 (yylval.wdatum.datum->dtype == PLN_DTYPE_VAR ||
+			  yylval.wdatum.datum->dtype == PLN_DTYPE_ROW ||
+			  yylval.wdatum.datum->dtype == PLN_DTYPE_REC))
+	{
+		/* a variable is handed over as it is */
+		new->retvarno = yylval.wdatum.datum->dno;
+		(void) yylex();			/* the ';' */
+	}
+	else
+	{
+		pln_push_back_token(tok);
+		new->expr = read_sql_expression(';', ";");
+	}
+
+	return (PlnStmt *) new;
+}
+
+/* RETURN QUERY query | RETURN QUERY EXECUTE string [USING ...] */
+static PlnStmt *
+make_return_query_stmt(int location)
+{
+	PlnStmtReturnQuery *new;
+	int			tok;
+
+	if (!pln_curr_compile->fn_retset)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot use RETURN QUERY in a non-SETOF function"),
+				 pln_scanner_errposition(location)));
+
+	new = palloc0(sizeof(PlnStmtReturnQuery));
+	new->cmd_type = PLN_STMT_RETURN_QUERY;
+	new->lineno = pln_location_to_lineno(location);
+	new->stmtid = pln_next_stmtid();
+
+	tok = yylex();
+	if (tok == K_EXECUTE)
+	{
+		int			endtoken;
+
+		new->dynquery = read_sql_expression2(K_USING, ';', "USING or ;",
+											 &endtoken);
+		while (endtoken == K_USING || endtoken == ',')
+			new->params = lappend(new->params,
+								  read_sql_expression2(',', ';', ", or ;",
+													   &endtoken));
+	}
+	else
+	{
+		pln_push_back_token(tok);
+		new->query = read_sql_construct(';', 0, 0, ";", RAW_PARSE_DEFAULT,
+										false, true, NULL, NULL);
+	}
+
+	return (PlnStmt *) new;
+}
+
 static PlnStmt *
 make_return_stmt(int location)
 {
@@ -3001,6 +3098,18 @@ make_return_stmt(int location)
 	{
 		if (tok != ';')
 			reject_return_value();
+		return (PlnStmt *) new;
+	}
+
+	/* with OUT parameters, the result is their values */
+	if (pln_curr_compile->out_param_varno >= 0)
+	{
+		if (tok != ';')
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("RETURN cannot have a parameter in function with OUT parameters"),
+					 pln_scanner_errposition(yylloc)));
+		new->retvarno = pln_curr_compile->out_param_varno;
 		return (PlnStmt *) new;
 	}
 

@@ -373,6 +373,28 @@ pln_exec_datum_value(PlnExecState *estate, PlnDatum *datum,
 				break;
 			}
 
+		case PLN_DTYPE_ROW:
+			{
+				/* the OUT parameters as one composite value */
+				PlnRow	   *row = (PlnRow *) datum;
+				MemoryContext oldcontext;
+				HeapTuple	tup;
+
+				if (row->rowtupdesc == NULL)
+					elog(ERROR, "row variable has no row type");
+				pln_need_savepoint(estate);
+				oldcontext = MemoryContextSwitchTo(estate->datum_context);
+				tup = pln_row_to_tuple(estate, row, row->rowtupdesc);
+				if (tup == NULL)
+					elog(ERROR, "row does not match its own row type");
+				*typeid = row->rowtupdesc->tdtypeid;
+				*typetypmod = row->rowtupdesc->tdtypmod;
+				*value = HeapTupleGetDatum(tup);
+				*isnull = false;
+				MemoryContextSwitchTo(oldcontext);
+				break;
+			}
+
 		case PLN_DTYPE_RECFIELD:
 			{
 				PlnRecField *recfield = (PlnRecField *) datum;

@@ -159,6 +159,51 @@ pln_compile(FunctionCallInfo fcinfo, bool forValidator)
 }
 
 /*
+ * The row of a function's OUT parameters, when it has several: RETURN and
+ * RETURN NEXT hand it back as one composite value of this shape.
+ */
+static PlnRow *
+build_out_param_row(List *out_vars)
+{
+	PlnRow	   *row = palloc0(sizeof(PlnRow));
+	ListCell   *lc;
+	int			i = 0;
+
+	row->dtype = PLN_DTYPE_ROW;
+	row->refname = "(unnamed row)";
+	row->nfields = list_length(out_vars);
+	row->fieldnames = palloc(sizeof(char *) * row->nfields);
+	row->varnos = palloc(sizeof(int) * row->nfields);
+	row->rowtupdesc = CreateTemplateTupleDesc(row->nfields);
+
+	foreach(lc, out_vars)
+	{
+		PlnVariable *var = (PlnVariable *) lfirst(lc);
+		Oid			typoid;
+		int32		typmod;
+
+		if (var->dtype == PLN_DTYPE_VAR)
+		{
+			typoid = ((PlnVar *) var)->datatype->typoid;
+			typmod = ((PlnVar *) var)->datatype->atttypmod;
+		}
+		else
+		{
+			typoid = ((PlnRec *) var)->rectypeid;
+			typmod = -1;
+		}
+		row->fieldnames[i] = var->refname;
+		row->varnos[i] = var->dno;
+		TupleDescInitEntry(row->rowtupdesc, i + 1, var->refname,
+						   typoid, typmod, 0);
+		i++;
+	}
+	BlessTupleDesc(row->rowtupdesc);
+	pln_add_datum((PlnDatum *) row);
+	return row;
+}
+
+/*
  * Compile one function.  Everything the compiled tree holds is allocated
  * in a new memory context, fn_cxt, owned by the function.
  */
@@ -181,6 +226,7 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 	Oid			rettype;
 	PlnVariable *var;
 	bool		isnull;
+	List	   *out_vars = NIL;
 
 	prosrcdatum = SysCacheGetAttr(PROCOID, procTup,
 								  Anum_pg_proc_prosrc, &isnull);
@@ -246,12 +292,29 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 	/* the arguments: each named "$n", and by its name if it has one */
 	numargs = get_func_arg_info(procTup, &argtypes, &argnames, &argmodes);
 	rettype = procStruct->prorettype;
-	for (i = 0; i < numargs; i++)
 	{
-		if (forValidator)
-			argtypes[i] = validator_standin_type(argtypes[i]);
-		else if (IsPolymorphicType(argtypes[i]))
-			argtypes[i] = get_fn_expr_argtype(fcinfo->flinfo, i);
+		int			inarg = 0;	/* position among the input arguments */
+
+		for (i = 0; i < numargs; i++)
+		{
+			char		argmode = argmodes ? argmodes[i] : PROARGMODE_IN;
+			bool		is_input = (argmode == PROARGMODE_IN ||
+									argmode == PROARGMODE_INOUT ||
+									argmode == PROARGMODE_VARIADIC);
+
+			if (forValidator)
+				argtypes[i] = validator_standin_type(argtypes[i]);
+			else if (IsPolymorphicType(argtypes[i]))
+			{
+				if (!is_input)
+					ereport(ERROR,
+							(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+							 errmsg("polymorphic OUT parameters are not supported by PL/nimble yet")));
+				argtypes[i] = get_fn_expr_argtype(fcinfo->flinfo, inarg);
+			}
+			if (is_input)
+				inarg++;
+		}
 	}
 	if (forValidator)
 		rettype = validator_standin_type(rettype);
@@ -267,7 +330,8 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 		PlnType    *argdtype;
 		PlnNsType	nstype;
 
-		if (argmode != PROARGMODE_IN && argmode != PROARGMODE_VARIADIC)
+		if (argmode != PROARGMODE_IN && argmode != PROARGMODE_VARIADIC &&
+			procStruct->prokind == PROKIND_PROCEDURE)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("OUT and INOUT parameters are not supported by PL/nimble yet")));
@@ -289,13 +353,26 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 		 */
 		var = pln_build_variable(given_name ? given_name : dollar_name,
 								 0, argdtype, false);
-		function->fn_argvarnos[function->fn_nargs++] = var->dno;
+		/* input arguments come in the call; output ones make the result */
+		if (argmode == PROARGMODE_IN || argmode == PROARGMODE_INOUT ||
+			argmode == PROARGMODE_VARIADIC)
+			function->fn_argvarnos[function->fn_nargs++] = var->dno;
+		if (argmode == PROARGMODE_OUT || argmode == PROARGMODE_INOUT ||
+			argmode == PROARGMODE_TABLE)
+			out_vars = lappend(out_vars, var);
 
 		nstype = (var->dtype == PLN_DTYPE_VAR) ? PLN_NS_VAR : PLN_NS_REC;
 		pln_ns_additem(nstype, var->dno, dollar_name);
 		if (given_name != NULL)
 			pln_ns_additem(nstype, var->dno, given_name);
 	}
+
+	/* one OUT parameter is the result; several make a row */
+	function->out_param_varno = -1;
+	if (list_length(out_vars) == 1)
+		function->out_param_varno = ((PlnVariable *) linitial(out_vars))->dno;
+	else if (out_vars != NIL)
+		function->out_param_varno = build_out_param_row(out_vars)->dno;
 
 	/* the result */
 	function->fn_rettype = rettype;
@@ -309,10 +386,6 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("PL/nimble functions cannot return type %s",
 							format_type_be(rettype))));
-		if (function->fn_retset)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("set-returning functions are not supported by PL/nimble yet")));
 		function->fn_retistuple = type_is_rowtype(rettype);
 		get_typlenbyval(rettype, &function->fn_rettyplen,
 						&function->fn_retbyval);
@@ -391,6 +464,7 @@ pln_compile_inline(char *proc_source)
 	function->extra_errors = pln_extra_errors;
 	function->fn_rettype = VOIDOID;
 	function->fn_retset = false;
+	function->out_param_varno = -1;
 	function->fn_retistuple = false;
 	function->fn_retbyval = true;
 	function->fn_rettyplen = sizeof(int32);

@@ -77,6 +77,8 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 	error_context_stack = &plerrcontext;
 
 	estate.err_text = "during initialization of execution state";
+	if (func->fn_retset)
+		pln_setret_begin(&estate, fcinfo);
 	copy_datums(&estate, func);
 	pln_setup_param_list(&estate);
 	pln_create_econtext(&estate);
@@ -148,8 +150,21 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 	{
 		estate.err_stmt = NULL;
 		estate.err_text = NULL;
-		/* falling off the end is fine for void results */
-		if (func->fn_rettype != VOIDOID)
+
+		/*
+		 * Falling off the end is a RETURN for void and set-returning
+		 * functions and for those with OUT parameters; anything else must
+		 * return a value.
+		 */
+		if (func->out_param_varno >= 0 && !func->fn_retset)
+		{
+			int32		typmod;
+
+			pln_exec_datum_value(&estate, estate.datums[func->out_param_varno],
+								 &estate.rettype, &typmod,
+								 &estate.retval, &estate.retisnull);
+		}
+		else if (func->fn_rettype != VOIDOID && !func->fn_retset)
 			ereport(ERROR,
 					(errcode(ERRCODE_S_R_E_FUNCTION_EXECUTED_NO_RETURN_STATEMENT),
 					 errmsg("control reached end of function without RETURN")));
@@ -158,7 +173,9 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 	/* convert the result to the declared type */
 	estate.err_stmt = NULL;
 	estate.err_text = "while casting return value to function's return type";
-	if (fcinfo != NULL)
+	if (func->fn_retset)
+		pln_setret_finish(&estate, fcinfo);
+	else if (fcinfo != NULL)
 	{
 		fcinfo->isnull = estate.retisnull;
 		if (!estate.retisnull && func->fn_rettype != VOIDOID)
@@ -183,7 +200,7 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 
 	error_context_stack = plerrcontext.previous;
 
-	if (func->fn_rettype == VOIDOID)
+	if (func->fn_rettype == VOIDOID || func->fn_retset)
 		return (Datum) 0;
 	return estate.retval;
 }
@@ -468,6 +485,10 @@ pln_stmt_typename(PlnStmt *stmt)
 			return "CLOSE";
 		case PLN_STMT_FORC:
 			return _("FOR over cursor");
+		case PLN_STMT_RETURN_NEXT:
+			return "RETURN NEXT";
+		case PLN_STMT_RETURN_QUERY:
+			return "RETURN QUERY";
 	}
 	return "unknown";
 }
@@ -610,6 +631,12 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 			break;
 		case PLN_STMT_FORC:
 			rc = exec_stmt_forc(estate, (PlnStmtForC *) stmt);
+			break;
+		case PLN_STMT_RETURN_NEXT:
+			rc = exec_stmt_return_next(estate, (PlnStmtReturnNext *) stmt);
+			break;
+		case PLN_STMT_RETURN_QUERY:
+			rc = exec_stmt_return_query(estate, (PlnStmtReturnQuery *) stmt);
 			break;
 		default:
 			elog(ERROR, "unrecognized statement type: %d",

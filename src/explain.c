@@ -287,6 +287,7 @@ stmt_own_impurity(SavepointPlan *sp, PlnStmt *stmt)
 		case PLN_STMT_FETCH:
 		case PLN_STMT_CLOSE:
 		case PLN_STMT_FORC:
+		case PLN_STMT_RETURN_QUERY:
 			return pstrdup("runs SQL");
 
 		default:

@@ -28,9 +28,11 @@
 #include "commands/trigger.h"
 #include "executor/spi.h"
 #include "nodes/bitmapset.h"
+#include "nodes/execnodes.h"
 #include "parser/parser.h"
 #include "utils/expandedrecord.h"
 #include "utils/plancache.h"
+#include "utils/tuplestore.h"
 
 #define PLN_LANG_TITLE		"PL/nimble"
 
@@ -115,6 +117,8 @@ typedef struct PlnRow
 	int			nfields;
 	char	  **fieldnames;
 	int		   *varnos;			/* dno of each member variable */
+	TupleDesc	rowtupdesc;		/* for OUT parameters: the row's shape as
+								 * a value; NULL for INTO lists */
 } PlnRow;
 
 typedef struct PlnRec
@@ -262,7 +266,9 @@ typedef enum PlnStmtType
 	PLN_STMT_OPEN,
 	PLN_STMT_FETCH,
 	PLN_STMT_CLOSE,
-	PLN_STMT_FORC
+	PLN_STMT_FORC,
+	PLN_STMT_RETURN_NEXT,
+	PLN_STMT_RETURN_QUERY
 } PlnStmtType;
 
 typedef struct PlnStmt
@@ -477,6 +483,27 @@ typedef struct PlnStmtPerform
 	PlnExpr    *expr;
 } PlnStmtPerform;
 
+/* RETURN NEXT [expr]: one more row of a set-returning function */
+typedef struct PlnStmtReturnNext
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *expr;
+	int			retvarno;		/* a variable returned as is, or -1 */
+} PlnStmtReturnNext;
+
+/* RETURN QUERY query | RETURN QUERY EXECUTE string [USING ...] */
+typedef struct PlnStmtReturnQuery
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *query;
+	PlnExpr    *dynquery;
+	List	   *params;
+} PlnStmtReturnQuery;
+
 /* OPEN cursor: exactly one of query, dynquery, or the bound cursor's own */
 typedef struct PlnStmtOpen
 {
@@ -620,6 +647,8 @@ typedef struct PlnFunction
 	int			fn_nargs;
 	int			fn_argvarnos[FUNC_MAX_ARGS];
 	int			found_varno;
+	int			out_param_varno;	/* the OUT parameters: a var, a row of
+									 * several, or -1 */
 
 	PlnResolveOption resolve_option;
 	bool		print_strict_params;
@@ -696,6 +725,13 @@ typedef struct PlnExecState
 	/* the innermost exception block in progress, see savepoint.c */
 	PlnSavepointFrame *sp_top;
 	bool		raising_notice; /* RAISE of a level below ERROR running */
+
+	/* a set-returning function's result, see exec_setret.c */
+	ReturnSetInfo *rsi;
+	Tuplestorestate *tuple_store;	/* created at the first row */
+	TupleDesc	tuple_store_desc;
+	MemoryContext tuple_store_cxt;
+	ResourceOwner tuple_store_owner;
 	bool		search_path_checked;	/* up to date since the last
 										 * impure work? */
 	bool		spi_connected;	/* has this call connected to SPI? */
@@ -896,6 +932,14 @@ extern char *format_param_values(PlnExecState *estate, ParamListInfo params);
 extern char *eval_dynamic_query(PlnExecState *estate, PlnExpr *query);
 extern ParamListInfo eval_using_params(PlnExecState *estate, List *params);
 extern const char *pln_diag_kind_name(PlnDiagKind kind);
+
+/* exec_setret.c: RETURN NEXT, RETURN QUERY, the result of a set function */
+extern int	exec_stmt_return_next(PlnExecState *estate, PlnStmtReturnNext *stmt);
+extern int	exec_stmt_return_query(PlnExecState *estate, PlnStmtReturnQuery *stmt);
+extern void pln_setret_begin(PlnExecState *estate, FunctionCallInfo fcinfo);
+extern void pln_setret_finish(PlnExecState *estate, FunctionCallInfo fcinfo);
+extern HeapTuple pln_row_to_tuple(PlnExecState *estate, PlnRow *row,
+								  TupleDesc tupdesc);
 
 /* exec_cursor.c: OPEN, FETCH, MOVE, CLOSE, FOR over a cursor */
 extern int	exec_stmt_open(PlnExecState *estate, PlnStmtOpen *stmt);

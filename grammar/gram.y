@@ -3017,11 +3017,6 @@ make_return_next_stmt(int location)
 					 pln_scanner_errposition(yylloc)));
 		new->retvarno = pln_curr_compile->out_param_varno;
 	}
-	else if (tok == ';')
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("RETURN NEXT must have a parameter"),
-				 pln_scanner_errposition(yylloc)));
 	else if (tok == T_DATUM && pln_peek() == ';' &&
 			 (yylval.wdatum.datum->dtype == PLN_DTYPE_VAR ||
 			  yylval.wdatum.datum->dtype == PLN_DTYPE_ROW ||
@@ -3033,6 +3028,7 @@ make_return_next_stmt(int location)
 	}
 	else
 	{
+		/* (a missing value is reported as a missing expression) */
 		pln_push_back_token(tok);
 		new->expr = read_sql_expression(';', ";");
 	}

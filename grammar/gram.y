@@ -210,7 +210,7 @@ static DeclHeader end_of_declarations(char *label, bool has_decls);
 %type <casewhen>	case_when
 %type <list>	case_when_list opt_case_else
 
-%type <ival>	opt_scrollable
+%type <ival>	opt_scrollable foreach_slice
 %type <datum>	decl_cursor_args
 %type <list>	decl_cursor_arglist
 %type <datum>	decl_cursor_arg
@@ -1387,10 +1387,46 @@ for_variable	: T_DATUM
 					}
 				;
 
-stmt_foreach_a	: opt_loop_label K_FOREACH
+stmt_foreach_a	: opt_loop_label K_FOREACH for_variable foreach_slice K_IN K_ARRAY expr_until_loop loop_body
 					{
-						not_supported_yet("FOREACH", @2);
+						PlnStmtForeachA *new;
+
+						new = palloc0(sizeof(PlnStmtForeachA));
+						new->cmd_type = PLN_STMT_FOREACH_A;
+						new->lineno = pln_location_to_lineno(@2);
+						new->stmtid = pln_next_stmtid();
+						new->label = $1;
+						new->slice = $4;
+						new->expr = $7;
+						new->body = $8.stmts;
+
+						/* a list of targets comes as a row */
+						if ($3.row)
+						{
+							new->varno = $3.row->dno;
+							check_assignable($3.row, @3);
+						}
+						else if ($3.scalar)
+						{
+							new->varno = $3.scalar->dno;
+							check_assignable($3.scalar, @3);
+						}
+						else
+							ereport(ERROR,
+									(errcode(ERRCODE_SYNTAX_ERROR),
+									 errmsg("loop variable of FOREACH must be a known variable or list of variables"),
+									 pln_scanner_errposition(@3)));
+
+						check_labels($1, $8.end_label, $8.end_label_location);
+						pln_ns_pop();
+						$$ = (PlnStmt *) new;
 					}
+				;
+
+foreach_slice	:
+					{ $$ = 0; }
+				| K_SLICE ICONST
+					{ $$ = pg_strtoint32($2); }
 				;
 
 stmt_exit		: exit_type opt_label opt_exitcond
@@ -2436,7 +2472,23 @@ read_datatype(int tok)
 				return result;
 			}
 			else if (tok_is_keyword(tok, &yylval, K_ROWTYPE, "rowtype"))
-				not_supported_yet("%ROWTYPE", startlocation);
+			{
+				/* table%ROWTYPE: the row type of a table, view or type */
+				List	   *idents;
+				Oid			classOid;
+
+				if (save_tok == T_WORD)
+					idents = list_make1(makeString(save_lval.word.ident));
+				else if (save_tok == T_CWORD)
+					idents = save_lval.cword.idents;
+				else
+					idents = list_make1(makeString(pstrdup(save_lval.keyword)));
+
+				classOid = RangeVarGetRelid(makeRangeVarFromNameList(idents),
+											NoLock, false);
+				return pln_build_datatype(get_rel_type_id(classOid), -1,
+										  InvalidOid, NULL);
+			}
 			pln_push_back_token(tok);
 			tok = '%';
 		}

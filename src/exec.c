@@ -25,6 +25,7 @@
 #include "executor/executor.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
@@ -44,6 +45,7 @@ static int	exec_stmt_loop(PlnExecState *estate, PlnStmtLoop *stmt);
 static int	exec_stmt_while(PlnExecState *estate, PlnStmtWhile *stmt);
 static int	exec_stmt_fori(PlnExecState *estate, PlnStmtForI *stmt);
 static int	exec_stmt_exit(PlnExecState *estate, PlnStmtExit *stmt);
+static int	exec_stmt_foreach_a(PlnExecState *estate, PlnStmtForeachA *stmt);
 static int	exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt);
 static Datum cast_return_value(PlnExecState *estate, FunctionCallInfo fcinfo);
 
@@ -489,6 +491,8 @@ pln_stmt_typename(PlnStmt *stmt)
 			return "RETURN NEXT";
 		case PLN_STMT_RETURN_QUERY:
 			return "RETURN QUERY";
+		case PLN_STMT_FOREACH_A:
+			return _("FOREACH over array");
 	}
 	return "unknown";
 }
@@ -637,6 +641,9 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 			break;
 		case PLN_STMT_RETURN_QUERY:
 			rc = exec_stmt_return_query(estate, (PlnStmtReturnQuery *) stmt);
+			break;
+		case PLN_STMT_FOREACH_A:
+			rc = exec_stmt_foreach_a(estate, (PlnStmtForeachA *) stmt);
 			break;
 		default:
 			elog(ERROR, "unrecognized statement type: %d",
@@ -1020,6 +1027,109 @@ exec_stmt_exit(PlnExecState *estate, PlnStmtExit *stmt)
 }
 
 /*
+ * FOREACH target [SLICE n] IN ARRAY expr LOOP: the body once per element
+ * (or per n-dimensional slice) of the array, in storage order.
+ */
+static int
+exec_stmt_foreach_a(PlnExecState *estate, PlnStmtForeachA *stmt)
+{
+	PlnDatum   *loop_var = estate->datums[stmt->varno];
+	MemoryContext array_cxt;
+	MemoryContext oldcontext;
+	ArrayIterator iterator;
+	ArrayType  *arr;
+	Datum		value;
+	bool		isnull;
+	Oid			arrtype;
+	int32		arrtypmod;
+	Oid			itemtype;
+	bool		found = false;
+	int			rc = PLN_RC_OK;
+
+	value = exec_eval_expr(estate, stmt->expr, &isnull, &arrtype, &arrtypmod);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("FOREACH expression must not be null")));
+	if (!OidIsValid(get_element_type(arrtype)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("FOREACH expression must yield an array, not type %s",
+						format_type_be(arrtype))));
+
+	/*
+	 * The array must outlive the evaluation's scratch memory and whatever
+	 * the body does with the statement context: it gets a context of its
+	 * own for the loop.
+	 */
+	array_cxt = AllocSetContextCreate(estate->datum_context,
+									  "PL/nimble FOREACH array",
+									  ALLOCSET_DEFAULT_SIZES);
+	oldcontext = MemoryContextSwitchTo(array_cxt);
+	arr = DatumGetArrayTypePCopy(value);
+	MemoryContextSwitchTo(oldcontext);
+	exec_eval_cleanup(estate);
+
+	if (stmt->slice < 0 || stmt->slice > ARR_NDIM(arr))
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("slice dimension (%d) is out of the valid range 0..%d",
+						stmt->slice, ARR_NDIM(arr))));
+
+	/* a slice goes into an array variable, an element into anything else */
+	if (loop_var->dtype == PLN_DTYPE_VAR)
+	{
+		bool		var_is_array = OidIsValid(get_element_type(((PlnVar *) loop_var)->datatype->typoid));
+
+		if (stmt->slice > 0 && !var_is_array)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("FOREACH ... SLICE loop variable must be of an array type")));
+		if (stmt->slice == 0 && var_is_array)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("FOREACH loop variable must not be of an array type")));
+	}
+	else if (stmt->slice > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("FOREACH ... SLICE loop variable must be of an array type")));
+
+	itemtype = (stmt->slice > 0) ? arrtype : ARR_ELEMTYPE(arr);
+
+	oldcontext = MemoryContextSwitchTo(array_cxt);
+	iterator = array_create_iterator(arr, stmt->slice, NULL);
+	MemoryContextSwitchTo(oldcontext);
+
+	for (;;)
+	{
+		bool		more;
+		bool		exit_loop;
+
+		oldcontext = MemoryContextSwitchTo(array_cxt);
+		more = array_iterate(iterator, &value, &isnull);
+		MemoryContextSwitchTo(oldcontext);
+		if (!more)
+			break;
+		found = true;
+
+		exec_assign_value(estate, loop_var, value, isnull, itemtype, arrtypmod);
+		/* a slice is a fresh array each time */
+		if (stmt->slice > 0)
+			pfree(DatumGetPointer(value));
+
+		rc = exec_stmts(estate, stmt->body);
+		rc = exec_loop_body_rc(estate, rc, stmt->label, &exit_loop);
+		if (exit_loop)
+			break;
+	}
+
+	MemoryContextDelete(array_cxt);
+	exec_set_found(estate, found);
+	return rc;
+}
+
+/*
  * RETURN: remember the value (it is converted to the result type at
  * function exit).
  */
@@ -1149,6 +1259,9 @@ pln_stmt_nested_bodies(PlnStmt *stmt)
 			break;
 		case PLN_STMT_FORC:
 			bodies = lappend(bodies, ((PlnStmtForC *) stmt)->body);
+			break;
+		case PLN_STMT_FOREACH_A:
+			bodies = lappend(bodies, ((PlnStmtForeachA *) stmt)->body);
 			break;
 		default:
 			break;

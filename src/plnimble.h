@@ -268,7 +268,8 @@ typedef enum PlnStmtType
 	PLN_STMT_CLOSE,
 	PLN_STMT_FORC,
 	PLN_STMT_RETURN_NEXT,
-	PLN_STMT_RETURN_QUERY
+	PLN_STMT_RETURN_QUERY,
+	PLN_STMT_FOREACH_A
 } PlnStmtType;
 
 typedef struct PlnStmt
@@ -482,6 +483,19 @@ typedef struct PlnStmtPerform
 	unsigned int stmtid;
 	PlnExpr    *expr;
 } PlnStmtPerform;
+
+/* FOREACH target [SLICE n] IN ARRAY expr LOOP */
+typedef struct PlnStmtForeachA
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	int			varno;			/* the target: a variable, record or row */
+	int			slice;			/* 0: elements; n: n-dimensional slices */
+	PlnExpr    *expr;
+	List	   *body;
+} PlnStmtForeachA;
 
 /* RETURN NEXT [expr]: one more row of a set-returning function */
 typedef struct PlnStmtReturnNext

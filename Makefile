@@ -22,6 +22,7 @@ OBJS = \
 	src/exec_dynamic.o \
 	src/exec_cursor.o \
 	src/exec_setret.o \
+	src/exec_trigger.o \
 	src/assign.o \
 	src/raise.o \
 	src/savepoint.o \

@@ -159,6 +159,56 @@ pln_compile(FunctionCallInfo fcinfo, bool forValidator)
 }
 
 /*
+ * The variables a trigger function gets: NEW and OLD (records, given a
+ * value per call) and the TG_ variables, all visible by name.
+ */
+static void
+declare_trigger_variables(PlnFunction *function, bool dml)
+{
+	static const struct
+	{
+		PlnTgVar	which;
+		const char *name;
+		Oid			type;
+		bool		dml;		/* DML trigger, else event trigger */
+	}			tgvars[] = {
+		{PLN_TG_NAME, "tg_name", NAMEOID, true},
+		{PLN_TG_WHEN, "tg_when", TEXTOID, true},
+		{PLN_TG_LEVEL, "tg_level", TEXTOID, true},
+		{PLN_TG_OP, "tg_op", TEXTOID, true},
+		{PLN_TG_RELID, "tg_relid", OIDOID, true},
+		{PLN_TG_RELNAME, "tg_relname", NAMEOID, true},
+		{PLN_TG_TABLE_NAME, "tg_table_name", NAMEOID, true},
+		{PLN_TG_TABLE_SCHEMA, "tg_table_schema", NAMEOID, true},
+		{PLN_TG_NARGS, "tg_nargs", INT4OID, true},
+		{PLN_TG_ARGV, "tg_argv", TEXTARRAYOID, true},
+		{PLN_TG_EVENT, "tg_event", TEXTOID, false},
+		{PLN_TG_TAG, "tg_tag", TEXTOID, false},
+	};
+	int			i;
+
+	if (dml)
+	{
+		PlnType    *rectype = pln_build_datatype(RECORDOID, -1, InvalidOid, NULL);
+
+		function->new_varno = pln_build_variable("new", 0, rectype, true)->dno;
+		function->old_varno = pln_build_variable("old", 0, rectype, true)->dno;
+	}
+
+	for (i = 0; i < lengthof(tgvars); i++)
+	{
+		if (tgvars[i].dml != dml)
+			continue;
+		function->tg_varnos[tgvars[i].which] =
+			pln_build_variable(tgvars[i].name, 0,
+							   pln_build_datatype(tgvars[i].type, -1,
+												  function->fn_input_collation,
+												  NULL),
+							   true)->dno;
+	}
+}
+
+/*
  * The row of a function's OUT parameters, when it has several: RETURN and
  * RETURN NEXT hand it back as one composite value of this shape.
  */
@@ -234,10 +284,24 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 		elog(ERROR, "null prosrc");
 	proc_source = TextDatumGetCString(prosrcdatum);
 
-	if (is_trigger || is_event_trigger)
+	/* a trigger function runs only as a trigger, and takes no arguments */
+	if (!is_trigger && procStruct->prorettype == TRIGGEROID)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("trigger functions are not supported by PL/nimble yet")));
+				 errmsg("trigger functions can only be called as triggers")));
+	if (!is_event_trigger && procStruct->prorettype == EVENT_TRIGGEROID)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("trigger functions can only be called as triggers")));
+	if (is_trigger && procStruct->pronargs != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_FUNCTION_DEFINITION),
+				 errmsg("trigger functions cannot have declared arguments"),
+				 errhint("The arguments of the trigger can be accessed through TG_NARGS and TG_ARGV instead.")));
+	if (is_event_trigger && procStruct->pronargs != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_FUNCTION_DEFINITION),
+				 errmsg("event trigger functions cannot have declared arguments")));
 
 	/* errors while compiling say which function and where */
 	pln_error_funcname = pstrdup(NameStr(procStruct->proname));
@@ -367,6 +431,16 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 			pln_ns_additem(nstype, var->dno, given_name);
 	}
 
+	/* NEW, OLD and the TG_ variables of trigger functions */
+	function->new_varno = -1;
+	function->old_varno = -1;
+	for (i = 0; i < PLN_TG_NVARS; i++)
+		function->tg_varnos[i] = -1;
+	function->fn_is_trigger = is_trigger;
+	function->fn_is_event_trigger = is_event_trigger;
+	if (is_trigger || is_event_trigger)
+		declare_trigger_variables(function, is_trigger);
+
 	/* one OUT parameter is the result; several make a row */
 	function->out_param_varno = -1;
 	if (list_length(out_vars) == 1)
@@ -376,7 +450,21 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 
 	/* the result */
 	function->fn_rettype = rettype;
-	if (procStruct->prokind != PROKIND_PROCEDURE)
+	if (is_trigger)
+	{
+		/* a row (or NULL) for the trigger manager */
+		function->fn_rettype = TRIGGEROID;
+		function->fn_retistuple = true;
+		function->fn_retbyval = false;
+		function->fn_rettyplen = -1;
+	}
+	else if (is_event_trigger)
+	{
+		function->fn_rettype = VOIDOID;
+		function->fn_retbyval = true;
+		function->fn_rettyplen = sizeof(int32);
+	}
+	else if (procStruct->prokind != PROKIND_PROCEDURE)
 	{
 		char		typtype = get_typtype(rettype);
 
@@ -1058,6 +1146,10 @@ compute_function_hashkey(FunctionCallInfo fcinfo, Form_pg_proc procStruct,
 	memset(hashkey, 0, sizeof(PlnFuncKey));
 	hashkey->funcOid = fcinfo->flinfo->fn_oid;
 	hashkey->isTrigger = CALLED_AS_TRIGGER(fcinfo);
+	/* NEW and OLD differ per table: compile per trigger */
+	if (hashkey->isTrigger && !forValidator &&
+		((TriggerData *) fcinfo->context)->tg_trigger != NULL)
+		hashkey->trigOid = ((TriggerData *) fcinfo->context)->tg_trigger->tgoid;
 	hashkey->inputCollation = fcinfo->fncollation;
 
 	for (i = 0; i < procStruct->pronargs; i++)

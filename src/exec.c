@@ -139,6 +139,12 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 		}
 	}
 
+	if (func->fn_is_trigger || func->fn_is_event_trigger)
+	{
+		estate.err_text = "during function entry";
+		pln_trigger_setup(&estate, fcinfo);
+	}
+
 	estate.err_text = "during function entry";
 	/* FOUND starts false */
 	assign_simple_var(&estate, (PlnVar *) estate.datums[func->found_varno],
@@ -158,7 +164,11 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 		 * functions and for those with OUT parameters; anything else must
 		 * return a value.
 		 */
-		if (func->out_param_varno >= 0 && !func->fn_retset)
+		if (func->fn_is_trigger)
+			ereport(ERROR,
+					(errcode(ERRCODE_S_R_E_FUNCTION_EXECUTED_NO_RETURN_STATEMENT),
+					 errmsg("control reached end of trigger procedure without RETURN")));
+		else if (func->out_param_varno >= 0 && !func->fn_retset)
 		{
 			int32		typmod;
 
@@ -177,6 +187,8 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 	estate.err_text = "while casting return value to function's return type";
 	if (func->fn_retset)
 		pln_setret_finish(&estate, fcinfo);
+	else if (func->fn_is_trigger)
+		estate.retval = pln_trigger_result(&estate, fcinfo);
 	else if (fcinfo != NULL)
 	{
 		fcinfo->isnull = estate.retisnull;
@@ -204,6 +216,8 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 
 	if (func->fn_rettype == VOIDOID || func->fn_retset)
 		return (Datum) 0;
+	if (func->fn_is_trigger)
+		fcinfo->isnull = false;
 	return estate.retval;
 }
 
@@ -225,6 +239,11 @@ pln_connect_spi(PlnExecState *estate)
 	MemoryContextSwitchTo(oldcontext);
 	estate->spi_connected = true;
 	estate->spi_finish = true;
+
+	/* a trigger's transition tables become visible to its queries */
+	if (estate->trigdata != NULL &&
+		SPI_register_trigger_data(estate->trigdata) < 0)
+		elog(ERROR, "SPI_register_trigger_data failed");
 }
 
 /*

@@ -244,10 +244,7 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 
 	PG_TRY();
 	{
-		if (CALLED_AS_TRIGGER(fcinfo) || CALLED_AS_EVENT_TRIGGER(fcinfo))
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("trigger functions are not supported by PL/nimble yet")));
+
 		retval = pln_exec_function(func, fcinfo, !nonatomic, false);
 	}
 	PG_FINALLY();

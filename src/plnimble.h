@@ -630,6 +630,24 @@ typedef struct PlnStmtDynForS
  * Compiled functions and the cache key they are found by
  * ----------
  */
+/* The TG_ variables of trigger functions, in tg_varnos[] */
+typedef enum PlnTgVar
+{
+	PLN_TG_NAME,
+	PLN_TG_WHEN,
+	PLN_TG_LEVEL,
+	PLN_TG_OP,
+	PLN_TG_RELID,
+	PLN_TG_RELNAME,
+	PLN_TG_TABLE_NAME,
+	PLN_TG_TABLE_SCHEMA,
+	PLN_TG_NARGS,
+	PLN_TG_ARGV,
+	PLN_TG_EVENT,
+	PLN_TG_TAG,
+	PLN_TG_NVARS
+} PlnTgVar;
+
 typedef struct PlnFuncKey
 {
 	Oid			funcOid;
@@ -663,6 +681,12 @@ typedef struct PlnFunction
 	int			found_varno;
 	int			out_param_varno;	/* the OUT parameters: a var, a row of
 									 * several, or -1 */
+
+	/* trigger functions: NEW, OLD and the TG_ variables (-1 if none) */
+	bool		fn_is_event_trigger;
+	int			new_varno;
+	int			old_varno;
+	int			tg_varnos[PLN_TG_NVARS];
 
 	PlnResolveOption resolve_option;
 	bool		print_strict_params;
@@ -739,6 +763,9 @@ typedef struct PlnExecState
 	/* the innermost exception block in progress, see savepoint.c */
 	PlnSavepointFrame *sp_top;
 	bool		raising_notice; /* RAISE of a level below ERROR running */
+
+	/* the trigger call, for transition tables (exec_trigger.c) */
+	TriggerData *trigdata;
 
 	/* a set-returning function's result, see exec_setret.c */
 	ReturnSetInfo *rsi;
@@ -1033,6 +1060,10 @@ pln_need_savepoint(PlnExecState *estate)
 
 /* compile.c */
 extern void pln_proc_inval_callback(Datum arg, int cacheid, uint32 hashvalue);
+
+/* exec_trigger.c */
+extern void pln_trigger_setup(PlnExecState *estate, FunctionCallInfo fcinfo);
+extern Datum pln_trigger_result(PlnExecState *estate, FunctionCallInfo fcinfo);
 
 /* handler.c */
 extern PlnFunction *pln_compile_for_validation(Oid funcoid, Oid rettype);

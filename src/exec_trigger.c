@@ -1,0 +1,206 @@
+/*-------------------------------------------------------------------------
+ *
+ * exec_trigger.c
+ *	  Trigger functions: what NEW, OLD and the TG_ variables hold in a call,
+ *	  and the row handed back to the trigger manager.
+ *
+ * NEW and OLD are records whose shape is the triggering table's; they are
+ * NULL where they do not apply (statement-level triggers, NEW in DELETE,
+ * OLD in INSERT).  Since cached plans depend on that shape, a trigger
+ * function is compiled once per trigger (compute_function_hashkey).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/tupconvert.h"
+#include "catalog/pg_type.h"
+#include "commands/event_trigger.h"
+#include "commands/trigger.h"
+#include "executor/spi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/typcache.h"
+
+#include "plnimble.h"
+
+/* Set a TG_ variable to a C string (as text or name) */
+static void
+set_tg_text(PlnExecState *estate, PlnTgVar which, const char *str)
+{
+	int			dno = estate->func->tg_varnos[which];
+
+	if (dno >= 0)
+		exec_assign_c_string(estate, estate->datums[dno], str);
+}
+
+/* Set a TG_ variable to a Datum of the given type */
+static void
+set_tg_value(PlnExecState *estate, PlnTgVar which, Datum value, bool isnull,
+			 Oid valtype)
+{
+	int			dno = estate->func->tg_varnos[which];
+
+	if (dno >= 0)
+		exec_assign_value(estate, estate->datums[dno], value, isnull,
+						  valtype, -1);
+}
+
+/* TG_ARGV: the trigger's arguments as a text array counted from 0 */
+static Datum
+trigger_argv(Trigger *trigger, bool *isnull)
+{
+	Datum	   *elems;
+	int			dims[1];
+	int			lbs[1];
+	int			i;
+
+	if (trigger->tgnargs == 0)
+	{
+		*isnull = false;
+		return PointerGetDatum(construct_empty_array(TEXTOID));
+	}
+	elems = palloc(sizeof(Datum) * trigger->tgnargs);
+	for (i = 0; i < trigger->tgnargs; i++)
+		elems[i] = CStringGetTextDatum(trigger->tgargs[i]);
+	dims[0] = trigger->tgnargs;
+	lbs[0] = 0;
+	*isnull = false;
+	return PointerGetDatum(construct_md_array(elems, NULL, 1, dims, lbs,
+											  TEXTOID, -1, false, 'i'));
+}
+
+/* Fill NEW, OLD and the TG_ variables of a DML trigger call */
+static void
+setup_dml_trigger(PlnExecState *estate, TriggerData *trigdata)
+{
+	PlnFunction *func = estate->func;
+	Relation	rel = trigdata->tg_relation;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	PlnRec	   *rec_new = (PlnRec *) estate->datums[func->new_varno];
+	PlnRec	   *rec_old = (PlnRec *) estate->datums[func->old_varno];
+	TriggerEvent event = trigdata->tg_event;
+	const char *when;
+	const char *op;
+	Datum		argv;
+	bool		isnull;
+
+	estate->trigdata = trigdata;
+
+	pln_rec_set_null(estate, rec_new);
+	pln_rec_set_null(estate, rec_old);
+	if (TRIGGER_FIRED_FOR_ROW(event))
+	{
+		if (TRIGGER_FIRED_BY_INSERT(event))
+			pln_rec_set_tuple(estate, rec_new, trigdata->tg_trigtuple, tupdesc);
+		else if (TRIGGER_FIRED_BY_UPDATE(event))
+		{
+			pln_rec_set_tuple(estate, rec_new, trigdata->tg_newtuple, tupdesc);
+			pln_rec_set_tuple(estate, rec_old, trigdata->tg_trigtuple, tupdesc);
+		}
+		else if (TRIGGER_FIRED_BY_DELETE(event))
+			pln_rec_set_tuple(estate, rec_old, trigdata->tg_trigtuple, tupdesc);
+	}
+
+	if (TRIGGER_FIRED_BEFORE(event))
+		when = "BEFORE";
+	else if (TRIGGER_FIRED_AFTER(event))
+		when = "AFTER";
+	else if (TRIGGER_FIRED_INSTEAD(event))
+		when = "INSTEAD OF";
+	else
+		elog(ERROR, "unrecognized trigger execution time: not BEFORE, AFTER, or INSTEAD OF");
+
+	if (TRIGGER_FIRED_BY_INSERT(event))
+		op = "INSERT";
+	else if (TRIGGER_FIRED_BY_UPDATE(event))
+		op = "UPDATE";
+	else if (TRIGGER_FIRED_BY_DELETE(event))
+		op = "DELETE";
+	else if (TRIGGER_FIRED_BY_TRUNCATE(event))
+		op = "TRUNCATE";
+	else
+		elog(ERROR, "unrecognized trigger action: not INSERT, DELETE, UPDATE, or TRUNCATE");
+
+	set_tg_text(estate, PLN_TG_NAME, trigdata->tg_trigger->tgname);
+	set_tg_text(estate, PLN_TG_WHEN, when);
+	set_tg_text(estate, PLN_TG_LEVEL,
+				TRIGGER_FIRED_FOR_ROW(event) ? "ROW" : "STATEMENT");
+	set_tg_text(estate, PLN_TG_OP, op);
+	set_tg_value(estate, PLN_TG_RELID,
+				 ObjectIdGetDatum(RelationGetRelid(rel)), false, OIDOID);
+	set_tg_text(estate, PLN_TG_RELNAME, RelationGetRelationName(rel));
+	set_tg_text(estate, PLN_TG_TABLE_NAME, RelationGetRelationName(rel));
+	set_tg_text(estate, PLN_TG_TABLE_SCHEMA,
+				get_namespace_name(RelationGetNamespace(rel)));
+	set_tg_value(estate, PLN_TG_NARGS,
+				 Int32GetDatum(trigdata->tg_trigger->tgnargs), false, INT4OID);
+	argv = trigger_argv(trigdata->tg_trigger, &isnull);
+	set_tg_value(estate, PLN_TG_ARGV, argv, isnull, TEXTARRAYOID);
+}
+
+/*
+ * At the start of a trigger call: give the trigger variables their values.
+ */
+void
+pln_trigger_setup(PlnExecState *estate, FunctionCallInfo fcinfo)
+{
+	if (CALLED_AS_TRIGGER(fcinfo))
+		setup_dml_trigger(estate, (TriggerData *) fcinfo->context);
+	else if (CALLED_AS_EVENT_TRIGGER(fcinfo))
+	{
+		EventTriggerData *evdata = (EventTriggerData *) fcinfo->context;
+
+		set_tg_text(estate, PLN_TG_EVENT, evdata->event);
+		set_tg_text(estate, PLN_TG_TAG, GetCommandTagName(evdata->tag));
+	}
+}
+
+/*
+ * The result of a DML trigger: for row triggers, the returned row in the
+ * shape of the triggering table (or NULL to skip the operation); for
+ * statement triggers always NULL, whatever was returned.
+ */
+Datum
+pln_trigger_result(PlnExecState *estate, FunctionCallInfo fcinfo)
+{
+	TriggerData *trigdata = (TriggerData *) fcinfo->context;
+	TupleDesc	reldesc = RelationGetDescr(trigdata->tg_relation);
+	HeapTupleHeader td;
+	HeapTupleData tmptup;
+	TupleDesc	retdesc;
+	TupleConversionMap *map;
+	HeapTuple	rettup;
+	MemoryContext oldcontext;
+
+	if (estate->retisnull || !TRIGGER_FIRED_FOR_ROW(trigdata->tg_event))
+		return PointerGetDatum(NULL);
+
+	if (!type_is_rowtype(estate->rettype))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot return non-composite value from function returning composite type")));
+
+	td = DatumGetHeapTupleHeader(estate->retval);
+	retdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
+									 HeapTupleHeaderGetTypMod(td));
+	tmptup.t_len = HeapTupleHeaderGetDatumLength(td);
+	ItemPointerSetInvalid(&(tmptup.t_self));
+	tmptup.t_tableOid = InvalidOid;
+	tmptup.t_data = td;
+
+	map = convert_tuples_by_position(retdesc, reldesc,
+									 gettext_noop("returned row structure does not match the structure of the triggering table"));
+	rettup = map ? execute_attr_map_tuple(&tmptup, map) : &tmptup;
+	ReleaseTupleDesc(retdesc);
+
+	/* the trigger manager takes it in the caller's memory */
+	oldcontext = MemoryContextSwitchTo(estate->datum_context);
+	rettup = heap_copytuple(rettup);
+	MemoryContextSwitchTo(oldcontext);
+
+	return PointerGetDatum(rettup);
+}

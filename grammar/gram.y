@@ -79,7 +79,6 @@ static void check_assignable(PlnDatum *datum, int location);
 static void word_is_not_variable(PlnWord *word, int location) pg_attribute_noreturn();
 static void cword_is_not_variable(PlnCWord *cword, int location) pg_attribute_noreturn();
 static void current_token_is_not_variable(int tok) pg_attribute_noreturn();
-static void not_supported_yet(const char *what, int location) pg_attribute_noreturn();
 static int	add_initdatums(int **varnos);
 static PlnNsItem *alias_target(List *idents, const char *shown, int location);
 static void check_name_is_new(const char *name);
@@ -217,7 +216,7 @@ static DeclHeader end_of_declarations(char *label, bool has_decls);
 %type <expr>	decl_cursor_query
 %type <fetch>	opt_fetch_direction
 
-%type <boolean>	getdiag_area_opt
+%type <boolean>	getdiag_area_opt opt_transaction_chain
 %type <list>	getdiag_list
 %type <diagitem>	getdiag_list_item
 %type <ival>	getdiag_item getdiag_target
@@ -777,11 +776,13 @@ stmt_call		: K_CALL
 					{
 						pln_push_back_token(K_CALL);
 						$$ = make_execsql_stmt(K_CALL, @1);
+						((PlnStmtExecSql *) $$)->is_call = true;
 					}
 				| K_DO
 					{
 						pln_push_back_token(K_DO);
 						$$ = make_execsql_stmt(K_DO, @1);
+						((PlnStmtExecSql *) $$)->is_call = true;
 					}
 				;
 
@@ -1754,16 +1755,38 @@ stmt_null		: K_NULL ';'
 					}
 				;
 
-stmt_commit		: K_COMMIT
+stmt_commit		: K_COMMIT opt_transaction_chain ';'
 					{
-						not_supported_yet("COMMIT", @1);
+						PlnStmtCommit *new;
+
+						new = palloc0(sizeof(PlnStmtCommit));
+						new->cmd_type = PLN_STMT_COMMIT;
+						new->lineno = pln_location_to_lineno(@1);
+						new->stmtid = pln_next_stmtid();
+						new->chain = $2;
+						$$ = (PlnStmt *) new;
 					}
 				;
 
-stmt_rollback	: K_ROLLBACK
+stmt_rollback	: K_ROLLBACK opt_transaction_chain ';'
 					{
-						not_supported_yet("ROLLBACK", @1);
+						PlnStmtCommit *new;
+
+						new = palloc0(sizeof(PlnStmtCommit));
+						new->cmd_type = PLN_STMT_ROLLBACK;
+						new->lineno = pln_location_to_lineno(@1);
+						new->stmtid = pln_next_stmtid();
+						new->chain = $2;
+						$$ = (PlnStmt *) new;
 					}
+				;
+
+opt_transaction_chain :
+					{ $$ = false; }
+				| K_AND K_CHAIN
+					{ $$ = true; }
+				| K_AND K_NO K_CHAIN
+					{ $$ = false; }
 				;
 
 cursor_variable	: T_DATUM
@@ -2120,14 +2143,6 @@ current_token_is_not_variable(int tok)
 		yyerror("syntax error");
 }
 
-static void
-not_supported_yet(const char *what, int location)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("%s is not supported by PL/nimble yet", what),
-			 pln_scanner_errposition(location)));
-}
 
 /*
  * Collect the SQL text that runs up to the first of the tokens until,

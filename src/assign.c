@@ -363,6 +363,14 @@ pln_exec_datum_value(PlnExecState *estate, PlnDatum *datum,
 					*value = (Datum) 0;
 					*isnull = true;
 				}
+				else if (ExpandedRecordIsEmpty(rec->erh))
+				{
+					/* a NULL record of a known shape */
+					*typeid = rec->erh->er_typeid;
+					*typetypmod = rec->erh->er_typmod;
+					*value = (Datum) 0;
+					*isnull = true;
+				}
 				else
 				{
 					*typeid = rec->erh->er_typeid;
@@ -529,6 +537,20 @@ recfield_lookup(PlnExecState *estate, PlnRecField *recfield, PlnRec *rec)
 							rec->refname, recfield->fieldname)));
 		recfield->rectupdescid = rec->erh->er_tupdesc_id;
 	}
+}
+
+/*
+ * Make a record NULL but with a known shape: its value is NULL and its
+ * fields read as NULL (NEW and OLD where a trigger has no such row).
+ */
+void
+pln_rec_set_empty(PlnExecState *estate, PlnRec *rec, TupleDesc tupdesc)
+{
+	ExpandedRecordHeader *newerh;
+
+	newerh = make_expanded_record_from_tupdesc(tupdesc, estate->datum_context);
+	pln_rec_set_null(estate, rec);
+	rec->erh = newerh;
 }
 
 /* Make a record NULL (unassigned) */

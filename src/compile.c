@@ -284,6 +284,18 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 		elog(ERROR, "null prosrc");
 	proc_source = TextDatumGetCString(prosrcdatum);
 
+	/* errors while compiling say which function and where */
+	pln_error_funcname = pstrdup(NameStr(procStruct->proname));
+	errcallback.callback = compile_error_callback;
+	errcallback.arg = forValidator ? proc_source : NULL;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+
+	/* the scanner first: compile errors report its line numbers */
+	pln_scanner_init(proc_source);
+
+	pln_check_syntax = forValidator;
+
 	/* a trigger function runs only as a trigger, and takes no arguments */
 	if (!is_trigger && procStruct->prorettype == TRIGGEROID)
 		ereport(ERROR,
@@ -303,14 +315,6 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 				(errcode(ERRCODE_INVALID_FUNCTION_DEFINITION),
 				 errmsg("event trigger functions cannot have declared arguments")));
 
-	/* errors while compiling say which function and where */
-	pln_error_funcname = pstrdup(NameStr(procStruct->proname));
-	errcallback.callback = compile_error_callback;
-	errcallback.arg = forValidator ? proc_source : NULL;
-	errcallback.previous = error_context_stack;
-	error_context_stack = &errcallback;
-
-	pln_check_syntax = forValidator;
 
 	/*
 	 * The function's memory context lives until the function is dropped
@@ -492,7 +496,6 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 	function->found_varno = var->dno;
 
 	/* parse the body */
-	pln_scanner_init(proc_source);
 	if (pln_yyparse() != 0)
 		elog(ERROR, "PL/nimble parser returned an error");
 	function->action = pln_parse_result;
@@ -1145,9 +1148,11 @@ compute_function_hashkey(FunctionCallInfo fcinfo, Form_pg_proc procStruct,
 
 	memset(hashkey, 0, sizeof(PlnFuncKey));
 	hashkey->funcOid = fcinfo->flinfo->fn_oid;
-	hashkey->isTrigger = CALLED_AS_TRIGGER(fcinfo);
+	/* (a trigger and an event trigger function cannot be the same one) */
+	hashkey->isTrigger = CALLED_AS_TRIGGER(fcinfo) ||
+		CALLED_AS_EVENT_TRIGGER(fcinfo);
 	/* NEW and OLD differ per table: compile per trigger */
-	if (hashkey->isTrigger && !forValidator &&
+	if (CALLED_AS_TRIGGER(fcinfo) && !forValidator &&
 		((TriggerData *) fcinfo->context)->tg_trigger != NULL)
 		hashkey->trigOid = ((TriggerData *) fcinfo->context)->tg_trigger->tgoid;
 	hashkey->inputCollation = fcinfo->fncollation;

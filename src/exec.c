@@ -54,7 +54,7 @@ static Datum cast_return_value(PlnExecState *estate, FunctionCallInfo fcinfo);
  */
 Datum
 pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
-				  bool spi_connected)
+				  bool spi_connected, ResourceOwner procedure_resowner)
 {
 	PlnExecState estate;
 	ErrorContextCallback plerrcontext;
@@ -68,6 +68,7 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 	estate.readonly_func = func->fn_readonly;
 	estate.atomic = atomic;
 	estate.spi_connected = spi_connected;
+	estate.procedure_resowner = procedure_resowner;
 	estate.spi_finish = false;
 	estate.datum_context = CurrentMemoryContext;
 	func->cur_estate = &estate;
@@ -188,7 +189,10 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 	if (func->fn_retset)
 		pln_setret_finish(&estate, fcinfo);
 	else if (func->fn_is_trigger)
+	{
+		estate.err_text = "during function exit";
 		estate.retval = pln_trigger_result(&estate, fcinfo);
+	}
 	else if (fcinfo != NULL)
 	{
 		fcinfo->isnull = estate.retisnull;
@@ -512,6 +516,10 @@ pln_stmt_typename(PlnStmt *stmt)
 			return "RETURN QUERY";
 		case PLN_STMT_FOREACH_A:
 			return _("FOREACH over array");
+		case PLN_STMT_COMMIT:
+			return "COMMIT";
+		case PLN_STMT_ROLLBACK:
+			return "ROLLBACK";
 	}
 	return "unknown";
 }
@@ -663,6 +671,10 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 			break;
 		case PLN_STMT_FOREACH_A:
 			rc = exec_stmt_foreach_a(estate, (PlnStmtForeachA *) stmt);
+			break;
+		case PLN_STMT_COMMIT:
+		case PLN_STMT_ROLLBACK:
+			rc = exec_stmt_commit(estate, (PlnStmtCommit *) stmt);
 			break;
 		default:
 			elog(ERROR, "unrecognized statement type: %d",
@@ -1180,6 +1192,16 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 										&(estate->retisnull),
 										&(estate->rettype),
 										&rettypmod);
+
+		/* a function returning a row (or a trigger) must get one */
+		if (estate->func->fn_retistuple && !estate->retisnull)
+		{
+			pln_need_savepoint(estate);
+			if (!type_is_rowtype(estate->rettype))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATATYPE_MISMATCH),
+						 errmsg("cannot return non-composite value from function returning composite type")));
+		}
 		/* the value must outlive the expression context */
 		if (!estate->retisnull)
 		{

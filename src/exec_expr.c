@@ -66,6 +66,13 @@ static EcontextStackEntry *econtext_stack = NULL;
  */
 static EcontextStackEntry *econtext_free = NULL;
 
+/*
+ * Transactions ended in this session.  A call that sees this change (a
+ * COMMIT in a procedure, its own or a called one's) knows that its
+ * expression context went with the old transaction.
+ */
+uint64		pln_transaction_count = 0;
+
 static void exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr);
 static void remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource);
 static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
@@ -827,9 +834,16 @@ param_fetch(ParamListInfo params, int paramid, bool speculative,
 	/* the value cannot change while the query runs */
 	prm->pflags = PARAM_FLAG_CONST;
 
-	/* a record that is just NULL still has a type, for the planner */
+	/*
+	 * A record that is just NULL still has a type, for the planner: its
+	 * declared one, or the shape it was given (NEW and OLD of a trigger).
+	 */
 	if (prm->isnull && datum->dtype == PLN_DTYPE_REC)
-		prm->ptype = ((PlnRec *) datum)->rectypeid;
+	{
+		PlnRec	   *rec = (PlnRec *) datum;
+
+		prm->ptype = rec->erh ? rec->erh->er_typeid : rec->rectypeid;
+	}
 
 	return prm;
 }
@@ -877,6 +891,22 @@ pln_create_econtext(PlnExecState *estate)
 	econtext_stack = entry;
 
 	estate->eval_econtext = entry->econtext;
+	estate->econtext_xact = pln_transaction_count;
+}
+
+/*
+ * After a transaction ended under a running call (COMMIT or ROLLBACK in a
+ * procedure), give the call a new expression context in the new one; the
+ * old went with the per-transaction executor state.
+ */
+void
+pln_renew_econtext_if_needed(PlnExecState *estate)
+{
+	if (estate->econtext_xact != pln_transaction_count)
+	{
+		estate->eval_econtext = NULL;
+		pln_create_econtext(estate);
+	}
 }
 
 /*
@@ -958,6 +988,7 @@ pln_xact_cb(XactEvent event, void *arg)
 		event == XACT_EVENT_PARALLEL_COMMIT ||
 		event == XACT_EVENT_PREPARE)
 	{
+		pln_transaction_count++;
 		econtext_stack = NULL;
 		econtext_free = NULL;
 		if (simple_eval_estate)
@@ -970,6 +1001,7 @@ pln_xact_cb(XactEvent event, void *arg)
 	else if (event == XACT_EVENT_ABORT ||
 			 event == XACT_EVENT_PARALLEL_ABORT)
 	{
+		pln_transaction_count++;
 		/* the memory goes with the transaction */
 		econtext_stack = NULL;
 		econtext_free = NULL;

@@ -186,8 +186,27 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 		maxrows = 1;
 
 	estate->cur_expr = expr;
-	rc = SPI_execute_plan_with_paramlist(expr->plan, estate->paramLI,
-										 estate->readonly_func, maxrows);
+	if (stmt->is_call)
+	{
+		SPIExecuteOptions options;
+
+		/* a procedure called from a procedure may control transactions */
+		memset(&options, 0, sizeof(options));
+		options.params = estate->paramLI;
+		options.read_only = estate->readonly_func;
+		options.allow_nonatomic = true;
+		options.tcount = maxrows;
+		/* the plan reference must survive a COMMIT in the callee */
+		options.owner = estate->procedure_resowner;
+		rc = SPI_execute_plan_extended(expr->plan, &options);
+	}
+	else
+		rc = SPI_execute_plan_with_paramlist(expr->plan, estate->paramLI,
+											 estate->readonly_func, maxrows);
+
+	/* a procedure called here may have ended the transaction */
+	if (!estate->atomic)
+		pln_renew_econtext_if_needed(estate);
 	check_execute_result(estate, rc, expr->query);
 	estate->eval_processed = SPI_processed;
 
@@ -357,4 +376,32 @@ format_expr_params(PlnExecState *estate, const PlnExpr *expr)
 	}
 
 	return buf.data;
+}
+
+/*
+ * COMMIT or ROLLBACK [AND [NO] CHAIN], in a procedure or DO block called
+ * in a context that allows it (SPI refuses otherwise, with PL/pgSQL's
+ * errors, as it does inside an active subtransaction).  A new transaction
+ * starts at once; the call's expression context is renewed in it.
+ */
+int
+exec_stmt_commit(PlnExecState *estate, PlnStmtCommit *stmt)
+{
+	if (stmt->cmd_type == PLN_STMT_COMMIT)
+	{
+		if (stmt->chain)
+			SPI_commit_and_chain();
+		else
+			SPI_commit();
+	}
+	else
+	{
+		if (stmt->chain)
+			SPI_rollback_and_chain();
+		else
+			SPI_rollback();
+	}
+
+	pln_renew_econtext_if_needed(estate);
+	return PLN_RC_OK;
 }

@@ -49,7 +49,7 @@ set_tg_value(PlnExecState *estate, PlnTgVar which, Datum value, bool isnull,
 						  valtype, -1);
 }
 
-/* TG_ARGV: the trigger's arguments as a text array counted from 0 */
+/* TG_ARGV: the trigger's arguments as a text array counted from 0, or NULL */
 static Datum
 trigger_argv(Trigger *trigger, bool *isnull)
 {
@@ -60,8 +60,8 @@ trigger_argv(Trigger *trigger, bool *isnull)
 
 	if (trigger->tgnargs == 0)
 	{
-		*isnull = false;
-		return PointerGetDatum(construct_empty_array(TEXTOID));
+		*isnull = true;
+		return (Datum) 0;
 	}
 	elems = palloc(sizeof(Datum) * trigger->tgnargs);
 	for (i = 0; i < trigger->tgnargs; i++)
@@ -90,8 +90,13 @@ setup_dml_trigger(PlnExecState *estate, TriggerData *trigdata)
 
 	estate->trigdata = trigdata;
 
-	pln_rec_set_null(estate, rec_new);
-	pln_rec_set_null(estate, rec_old);
+	/*
+	 * Both have the table's shape even where they hold no row (a NULL
+	 * record whose fields read as NULL), so that code shared by several
+	 * kinds of trigger can name their fields.
+	 */
+	pln_rec_set_empty(estate, rec_new, tupdesc);
+	pln_rec_set_empty(estate, rec_old, tupdesc);
 	if (TRIGGER_FIRED_FOR_ROW(event))
 	{
 		if (TRIGGER_FIRED_BY_INSERT(event))

@@ -288,6 +288,8 @@ stmt_own_impurity(SavepointPlan *sp, PlnStmt *stmt)
 		case PLN_STMT_CLOSE:
 		case PLN_STMT_FORC:
 		case PLN_STMT_RETURN_QUERY:
+		case PLN_STMT_COMMIT:
+		case PLN_STMT_ROLLBACK:
 			return pstrdup("runs SQL");
 
 		default:

@@ -24,6 +24,7 @@
 #include "utils/guc.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
+#include "utils/resowner.h"
 #include "utils/syscache.h"
 #include "utils/varlena.h"
 
@@ -227,6 +228,7 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	PlnFunction *func;
 	PlnExecState *save_cur_estate;
 	Datum		retval = (Datum) 0;
+	ResourceOwner volatile procedure_resowner = NULL;
 
 	nonatomic = fcinfo->context &&
 		IsA(fcinfo->context, CallContext) &&
@@ -234,9 +236,29 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 
 	/*
 	 * SPI is connected by the executor when the function first needs it
-	 * (many calls never do), and finished by pln_exec_function.
+	 * (many calls never do), and finished by pln_exec_function.  A call
+	 * that may end transactions (a procedure CALLed in a non-atomic
+	 * context) is connected now instead, so that its memory is SPI's,
+	 * which outlives a COMMIT; the caller's memory may not.
 	 */
+	if (nonatomic)
+	{
+		int			rc = SPI_connect_ext(SPI_OPT_NONATOMIC);
+
+		if (rc != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
+	}
+
 	func = pln_compile(fcinfo, false);
+
+	/*
+	 * A procedure that may end transactions holds the plans of its CALL and
+	 * DO statements in a resource owner of its own, which outlives them.
+	 * It belongs to no transaction, so it must be freed on every exit: no
+	 * code that can fail between here and the PG_TRY.
+	 */
+	if (nonatomic)
+		procedure_resowner = ResourceOwnerCreate(NULL, "PL/nimble procedure resources");
 
 	/* the function must stay while we run it, even if recompiled meanwhile */
 	save_cur_estate = func->cur_estate;
@@ -245,18 +267,32 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	PG_TRY();
 	{
 
-		retval = pln_exec_function(func, fcinfo, !nonatomic, false);
+		retval = pln_exec_function(func, fcinfo, !nonatomic, nonatomic,
+								   procedure_resowner);
 	}
 	PG_FINALLY();
 	{
 		func->cur_estate = save_cur_estate;
 		func->use_count--;
+		if (procedure_resowner != NULL)
+		{
+			ResourceOwnerReleaseAllPlanCacheRefs(procedure_resowner);
+			ResourceOwnerDelete(procedure_resowner);
+		}
 	}
 	PG_END_TRY();
 
 	/* a version replaced while we ran it is freed by its last call */
 	if (func->use_count == 0 && func->fn_hashkey == NULL)
 		pln_free_function_memory(func);
+
+	if (nonatomic)
+	{
+		int			rc = SPI_finish();
+
+		if (rc != SPI_OK_FINISH)
+			elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));
+	}
 
 	return retval;
 }
@@ -272,6 +308,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 	PlnFunction *func;
 	FmgrInfo	flinfo;
 	int			rc;
+	ResourceOwner volatile procedure_resowner = NULL;
 
 	if ((rc = SPI_connect_ext(codeblock->atomic ? 0 : SPI_OPT_NONATOMIC)) != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
@@ -285,9 +322,13 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 	flinfo.fn_mcxt = CurrentMemoryContext;
 
 	func->use_count++;
+	/* see plnimble_call_handler */
+	if (!codeblock->atomic)
+		procedure_resowner = ResourceOwnerCreate(NULL, "PL/nimble DO block resources");
 	PG_TRY();
 	{
-		(void) pln_exec_function(func, fake_fcinfo, codeblock->atomic, true);
+		(void) pln_exec_function(func, fake_fcinfo, codeblock->atomic, true,
+								 procedure_resowner);
 	}
 	PG_CATCH();
 	{
@@ -295,9 +336,20 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 		func->use_count--;
 		func->cur_estate = NULL;
 		pln_free_function_memory(func);
+		if (procedure_resowner != NULL)
+		{
+			ResourceOwnerReleaseAllPlanCacheRefs(procedure_resowner);
+			ResourceOwnerDelete(procedure_resowner);
+		}
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
+
+	if (procedure_resowner != NULL)
+	{
+		ResourceOwnerReleaseAllPlanCacheRefs(procedure_resowner);
+		ResourceOwnerDelete(procedure_resowner);
+	}
 
 	func->use_count--;
 	func->cur_estate = NULL;

@@ -269,7 +269,9 @@ typedef enum PlnStmtType
 	PLN_STMT_FORC,
 	PLN_STMT_RETURN_NEXT,
 	PLN_STMT_RETURN_QUERY,
-	PLN_STMT_FOREACH_A
+	PLN_STMT_FOREACH_A,
+	PLN_STMT_COMMIT,
+	PLN_STMT_ROLLBACK
 } PlnStmtType;
 
 typedef struct PlnStmt
@@ -474,6 +476,7 @@ typedef struct PlnStmtExecSql
 	bool		into;			/* has an INTO clause */
 	bool		strict;
 	PlnVariable *target;		/* INTO target: a record or a row */
+	bool		is_call;		/* CALL or DO: may end the transaction */
 } PlnStmtExecSql;
 
 typedef struct PlnStmtPerform
@@ -483,6 +486,15 @@ typedef struct PlnStmtPerform
 	unsigned int stmtid;
 	PlnExpr    *expr;
 } PlnStmtPerform;
+
+/* COMMIT [AND [NO] CHAIN] and ROLLBACK [AND [NO] CHAIN] */
+typedef struct PlnStmtCommit
+{
+	PlnStmtType cmd_type;		/* PLN_STMT_COMMIT or PLN_STMT_ROLLBACK */
+	int			lineno;
+	unsigned int stmtid;
+	bool		chain;
+} PlnStmtCommit;
 
 /* FOREACH target [SLICE n] IN ARRAY expr LOOP */
 typedef struct PlnStmtForeachA
@@ -754,6 +766,7 @@ typedef struct PlnExecState
 	PlnExpr    *simple_expr_running;	/* simple expression being evaluated */
 
 	ExprContext *eval_econtext; /* for simple expressions */
+	uint64		econtext_xact;	/* pln_transaction_count when created */
 	MemoryContext stmt_mcontext;	/* short-lived, reset per statement */
 
 	/* SPI results of the last exec_run_select, freed by exec_eval_cleanup */
@@ -763,6 +776,9 @@ typedef struct PlnExecState
 	/* the innermost exception block in progress, see savepoint.c */
 	PlnSavepointFrame *sp_top;
 	bool		raising_notice; /* RAISE of a level below ERROR running */
+
+	/* holds plan references of CALL and DO across transaction ends */
+	ResourceOwner procedure_resowner;
 
 	/* the trigger call, for transition tables (exec_trigger.c) */
 	TriggerData *trigdata;
@@ -922,7 +938,8 @@ extern PlnCondition *pln_parse_err_condition(char *condname);
  * ----------
  */
 extern Datum pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo,
-							   bool atomic, bool spi_connected);
+							   bool atomic, bool spi_connected,
+							   ResourceOwner procedure_resowner);
 extern void pln_connect_spi(PlnExecState *estate);
 extern void pln_xact_cb(XactEvent event, void *arg);
 extern void pln_subxact_cb(SubXactEvent event, SubTransactionId mySubid,
@@ -946,6 +963,8 @@ extern int	exec_eval_integer(PlnExecState *estate, PlnExpr *expr,
 							  bool *isNull);
 extern void pln_setup_param_list(PlnExecState *estate);
 extern void pln_create_econtext(PlnExecState *estate);
+extern void pln_renew_econtext_if_needed(PlnExecState *estate);
+extern uint64 pln_transaction_count;
 extern void pln_destroy_econtext(PlnExecState *estate);
 extern MemoryContext pln_transaction_eval_context(void);
 extern void pln_exec_datum_value(PlnExecState *estate, PlnDatum *datum,
@@ -960,6 +979,7 @@ extern void pln_exec_get_datum_type_info(PlnExecState *estate,
 extern int	exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt);
 extern int	exec_stmt_perform(PlnExecState *estate, PlnStmtPerform *stmt);
 extern int	exec_stmt_fors(PlnExecState *estate, PlnStmtForS *stmt);
+extern int	exec_stmt_commit(PlnExecState *estate, PlnStmtCommit *stmt);
 
 /* exec_dynamic.c: EXECUTE, FOR ... IN EXECUTE, GET DIAGNOSTICS */
 extern int	exec_stmt_dynexecute(PlnExecState *estate, PlnStmtDynExecute *stmt);
@@ -1011,6 +1031,8 @@ extern void assign_text_var(PlnExecState *estate, PlnVar *var,
 							const char *str);
 extern void exec_init_datum(PlnExecState *estate, PlnDatum *datum);
 extern void pln_rec_set_null(PlnExecState *estate, PlnRec *rec);
+extern void pln_rec_set_empty(PlnExecState *estate, PlnRec *rec,
+							  TupleDesc tupdesc);
 extern void pln_rec_set_tuple(PlnExecState *estate, PlnRec *rec,
 							  HeapTuple tup, TupleDesc tupdesc);
 extern void pln_rec_expand_for_read(PlnRec *rec);

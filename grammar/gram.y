@@ -783,6 +783,7 @@ stmt_call		: K_CALL
 						pln_push_back_token(K_DO);
 						$$ = make_execsql_stmt(K_DO, @1);
 						((PlnStmtExecSql *) $$)->is_call = true;
+						((PlnStmtExecSql *) $$)->is_do = true;
 					}
 				;
 

@@ -492,6 +492,8 @@ pln_stmt_typename(PlnStmt *stmt)
 		case PLN_STMT_ASSERT:
 			return "ASSERT";
 		case PLN_STMT_EXECSQL:
+			if (((PlnStmtExecSql *) stmt)->is_call)
+				return ((PlnStmtExecSql *) stmt)->is_do ? "DO" : "CALL";
 			return _("SQL statement");
 		case PLN_STMT_PERFORM:
 			return "PERFORM";

@@ -477,6 +477,7 @@ typedef struct PlnStmtExecSql
 	bool		strict;
 	PlnVariable *target;		/* INTO target: a record or a row */
 	bool		is_call;		/* CALL or DO: may end the transaction */
+	bool		is_do;			/* DO, for the CONTEXT line */
 } PlnStmtExecSql;
 
 typedef struct PlnStmtPerform

@@ -81,7 +81,7 @@ static void cword_is_not_variable(PlnCWord *cword, int location) pg_attribute_no
 static void current_token_is_not_variable(int tok) pg_attribute_noreturn();
 static int	add_initdatums(int **varnos);
 static PlnNsItem *alias_target(List *idents, const char *shown, int location);
-static void check_name_is_new(const char *name);
+static void check_name_is_new(const char *name, int location);
 static int	make_handler_variable(const char *name, int lineno);
 static char *read_sqlstate_literal(void);
 static int	read_raise_level(int *tok);
@@ -614,13 +614,13 @@ decl_varname	: T_WORD
 					{
 						$$.name = $1.ident;
 						$$.lineno = pln_location_to_lineno(@1);
-						check_name_is_new($$.name);
+						check_name_is_new($$.name, @1);
 					}
 				| unreserved_keyword
 					{
 						$$.name = pstrdup($1);
 						$$.lineno = pln_location_to_lineno(@1);
-						check_name_is_new($$.name);
+						check_name_is_new($$.name, @1);
 					}
 				;
 
@@ -3492,11 +3492,26 @@ alias_target(List *idents, const char *shown, int location)
 }
 
 /* A declaration may not reuse a name declared earlier in the same block */
+/*
+ * A declared name must be new in its block; with the shadowed_variables
+ * extra check, one that hides a name of an enclosing block (or a
+ * parameter) is reported too.
+ */
 static void
-check_name_is_new(const char *name)
+check_name_is_new(const char *name, int location)
 {
+	PlnFunction *func = pln_curr_compile;
+
 	if (pln_ns_lookup(pln_ns_top(), true, name, NULL, NULL, NULL) != NULL)
 		yyerror("duplicate declaration");
+
+	if (((func->extra_warnings | func->extra_errors) & PLN_XCHECK_SHADOWVAR) &&
+		pln_ns_lookup(pln_ns_top(), false, name, NULL, NULL, NULL) != NULL)
+		ereport((func->extra_errors & PLN_XCHECK_SHADOWVAR) ? ERROR : WARNING,
+				(errcode(ERRCODE_DUPLICATE_ALIAS),
+				 errmsg("variable \"%s\" shadows a previously defined variable",
+						name),
+				 pln_scanner_errposition(location)));
 }
 
 /* SQLSTATE or SQLERRM of an exception block: a text constant */

@@ -564,6 +564,42 @@ pln_rec_set_null(PlnExecState *estate, PlnRec *rec)
 	}
 }
 
+/*
+ * The strict_multi_assignment extra check: a row assigned to a list of
+ * targets, or to a record of declared type, must have as many (live)
+ * columns as there are targets.
+ */
+static void
+check_strict_multi_assignment(PlnExecState *estate, TupleDesc tupdesc,
+							  int ntargets)
+{
+	PlnFunction *func = estate->func;
+	int			level;
+	int			nlive = 0;
+	int			i;
+
+	if (func->extra_errors & PLN_XCHECK_STRICTMULTIASSIGNMENT)
+		level = ERROR;
+	else if (func->extra_warnings & PLN_XCHECK_STRICTMULTIASSIGNMENT)
+		level = WARNING;
+	else
+		return;
+
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		if (!TupleDescAttr(tupdesc, i)->attisdropped)
+			nlive++;
+	}
+	if (nlive != ntargets)
+		ereport(level,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("number of source and target fields in assignment does not match"),
+				 errdetail("%s check of %s is active.",
+						   "strict_multi_assignment",
+						   level == ERROR ? "extra_errors" : "extra_warnings"),
+				 errhint("Make sure the query returns the exact list of columns.")));
+}
+
 /* Do two row shapes have the same columns, type for type? */
 static bool
 same_row_layout(TupleDesc a, TupleDesc b)
@@ -664,7 +700,18 @@ pln_rec_set_tuple(PlnExecState *estate, PlnRec *rec,
 			TupleDesc	target = expanded_record_get_tupdesc(newerh);
 
 			if (!same_row_layout(tupdesc, target))
+			{
+				int			nlive = 0;
+				int			i;
+
+				for (i = 0; i < target->natts; i++)
+				{
+					if (!TupleDescAttr(target, i)->attisdropped)
+						nlive++;
+				}
+				check_strict_multi_assignment(estate, tupdesc, nlive);
 				tup = convert_row_by_fields(estate, tup, tupdesc, target);
+			}
 		}
 	}
 	else
@@ -726,6 +773,9 @@ exec_move_row(PlnExecState *estate, PlnVariable *target,
 		int			ncols = tupdesc ? tupdesc->natts : 0;
 		int			col = -1;	/* last source column used */
 		int			i;
+
+		if (tupdesc != NULL)
+			check_strict_multi_assignment(estate, tupdesc, row->nfields);
 
 		for (i = 0; i < row->nfields; i++)
 		{

@@ -398,11 +398,6 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 		PlnType    *argdtype;
 		PlnNsType	nstype;
 
-		if (argmode != PROARGMODE_IN && argmode != PROARGMODE_VARIADIC &&
-			procStruct->prokind == PROKIND_PROCEDURE)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("OUT and INOUT parameters are not supported by PL/nimble yet")));
 		if (argnames != NULL && argnames[i][0] != '\0')
 			given_name = argnames[i];
 
@@ -445,9 +440,13 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 	if (is_trigger || is_event_trigger)
 		declare_trigger_variables(function, is_trigger);
 
-	/* one OUT parameter is the result; several make a row */
+	/*
+	 * One OUT parameter is a function's result; several make a row.  A
+	 * procedure returns a row even for one.
+	 */
 	function->out_param_varno = -1;
-	if (list_length(out_vars) == 1)
+	if (list_length(out_vars) == 1 &&
+		procStruct->prokind != PROKIND_PROCEDURE)
 		function->out_param_varno = ((PlnVariable *) linitial(out_vars))->dno;
 	else if (out_vars != NIL)
 		function->out_param_varno = build_out_param_row(out_vars)->dno;
@@ -479,6 +478,13 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 					 errmsg("PL/nimble functions cannot return type %s",
 							format_type_be(rettype))));
 		function->fn_retistuple = type_is_rowtype(rettype);
+		get_typlenbyval(rettype, &function->fn_rettyplen,
+						&function->fn_retbyval);
+	}
+	else if (function->out_param_varno >= 0)
+	{
+		/* a procedure with output parameters returns a row of them */
+		function->fn_retistuple = true;
 		get_typlenbyval(rettype, &function->fn_rettyplen,
 						&function->fn_retbyval);
 	}

@@ -12,6 +12,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
 #include "mb/stringinfo_mb.h"
@@ -19,6 +20,9 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/portal.h"
+#include "utils/syscache.h"
+#include "funcapi.h"
+#include "nodes/parsenodes.h"
 
 #include "plnimble.h"
 
@@ -151,6 +155,109 @@ store_into_target(PlnExecState *estate, PlnStmtExecSql *stmt,
 }
 
 /*
+ * The variables a CALL's output arguments (INOUT and OUT parameters of
+ * the procedure) are written back to, as a row in the order of the
+ * procedure's result columns; NULL if it has none.  Each such argument
+ * must be a plain variable.
+ */
+static PlnRow *
+make_call_target(PlnExecState *estate, PlnExpr *expr)
+{
+	CachedPlanSource *plansource;
+	Node	   *node;
+	CallStmt   *call;
+	HeapTuple	proctup;
+	Oid		   *argtypes;
+	char	  **argnames;
+	char	   *argmodes;
+	int			numargs;
+	PlnRow	   *row;
+	MemoryContext oldcontext;
+	int			i;
+
+	plansource = (CachedPlanSource *) linitial(SPI_plan_get_plan_sources(expr->plan));
+	node = linitial_node(Query, plansource->query_list)->utilityStmt;
+	if (node == NULL || !IsA(node, CallStmt))
+		elog(ERROR, "query for CALL statement is not a CallStmt");
+	call = (CallStmt *) node;
+	if (call->outargs == NIL)
+		return NULL;
+
+	proctup = SearchSysCache1(PROCOID, ObjectIdGetDatum(call->funcexpr->funcid));
+	if (!HeapTupleIsValid(proctup))
+		elog(ERROR, "cache lookup failed for function %u", call->funcexpr->funcid);
+	numargs = get_func_arg_info(proctup, &argtypes, &argnames, &argmodes);
+	ReleaseSysCache(proctup);
+
+	/* the row lives as long as the compiled function */
+	oldcontext = MemoryContextSwitchTo(estate->func->fn_cxt);
+	row = palloc0(sizeof(PlnRow));
+	row->dtype = PLN_DTYPE_ROW;
+	row->refname = "(unnamed row)";
+	row->lineno = -1;
+	row->varnos = palloc(sizeof(int) * Max(numargs, 1));
+	row->fieldnames = palloc0(sizeof(char *) * Max(numargs, 1));
+	MemoryContextSwitchTo(oldcontext);
+
+	for (i = 0; i < numargs; i++)
+	{
+		Node	   *arg;
+
+		if (argmodes == NULL ||
+			(argmodes[i] != PROARGMODE_INOUT && argmodes[i] != PROARGMODE_OUT))
+			continue;
+
+		arg = list_nth(call->outargs, row->nfields);
+		if (IsA(arg, Param) && ((Param *) arg)->paramkind == PARAM_EXTERN)
+		{
+			int			dno = ((Param *) arg)->paramid - 1;
+			PlnDatum   *datum = estate->datums[dno];
+
+			if ((datum->dtype == PLN_DTYPE_VAR || datum->dtype == PLN_DTYPE_REC) &&
+				((PlnVariable *) datum)->isconst)
+				ereport(ERROR,
+						(errcode(ERRCODE_ERROR_IN_ASSIGNMENT),
+						 errmsg("variable \"%s\" is declared CONSTANT",
+								((PlnVariable *) datum)->refname)));
+			row->varnos[row->nfields++] = dno;
+		}
+		else if (argnames && argnames[i] && argnames[i][0])
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("procedure parameter \"%s\" is an output parameter but corresponding argument is not writable",
+							argnames[i])));
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("procedure parameter %d is an output parameter but corresponding argument is not writable",
+							i + 1)));
+	}
+	return row;
+}
+
+/* After CALL: write the procedure's output values back to the variables */
+static void
+store_call_results(PlnExecState *estate, PlnStmtExecSql *stmt)
+{
+	if (!stmt->call_target_set)
+	{
+		stmt->call_target = make_call_target(estate, stmt->sqlstmt);
+		stmt->call_target_set = true;
+	}
+
+	if (SPI_processed > 1)
+		elog(ERROR, "procedure call returned more than one row");
+	if (SPI_processed == 1 && stmt->call_target != NULL)
+	{
+		exec_move_row(estate, (PlnVariable *) stmt->call_target,
+					  SPI_tuptable->vals[0], SPI_tuptable->tupdesc);
+		exec_eval_cleanup(estate);
+	}
+	if (SPI_tuptable != NULL)
+		SPI_freetuptable(SPI_tuptable);
+}
+
+/*
  * Any SQL statement, with an optional INTO clause.
  */
 int
@@ -212,6 +319,8 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 
 	if (stmt->into)
 		store_into_target(estate, stmt, check_too_many);
+	else if (stmt->is_call && !stmt->is_do)
+		store_call_results(estate, stmt);
 	else if (SPI_tuptable != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_SYNTAX_ERROR),

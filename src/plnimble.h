@@ -478,6 +478,8 @@ typedef struct PlnStmtExecSql
 	PlnVariable *target;		/* INTO target: a record or a row */
 	bool		is_call;		/* CALL or DO: may end the transaction */
 	bool		is_do;			/* DO, for the CONTEXT line */
+	bool		call_target_set;	/* call_target worked out yet? */
+	struct PlnRow *call_target; /* variables of CALL's output arguments */
 } PlnStmtExecSql;
 
 typedef struct PlnStmtPerform

@@ -3168,8 +3168,6 @@ make_return_stmt(int location)
 	/* with OUT parameters, the result is their values */
 	if (pln_curr_compile->out_param_varno >= 0)
 	{
-		if (tok != ';' && pln_curr_compile->fn_prokind == PROKIND_PROCEDURE)
-			reject_return_value();
 		if (tok != ';')
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),

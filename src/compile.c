@@ -360,30 +360,17 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 	/* the arguments: each named "$n", and by its name if it has one */
 	numargs = get_func_arg_info(procTup, &argtypes, &argnames, &argmodes);
 	rettype = procStruct->prorettype;
+	if (forValidator)
 	{
-		int			inarg = 0;	/* position among the input arguments */
-
 		for (i = 0; i < numargs; i++)
-		{
-			char		argmode = argmodes ? argmodes[i] : PROARGMODE_IN;
-			bool		is_input = (argmode == PROARGMODE_IN ||
-									argmode == PROARGMODE_INOUT ||
-									argmode == PROARGMODE_VARIADIC);
-
-			if (forValidator)
-				argtypes[i] = validator_standin_type(argtypes[i]);
-			else if (IsPolymorphicType(argtypes[i]))
-			{
-				if (!is_input)
-					ereport(ERROR,
-							(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-							 errmsg("polymorphic OUT parameters are not supported by PL/nimble yet")));
-				argtypes[i] = get_fn_expr_argtype(fcinfo->flinfo, inarg);
-			}
-			if (is_input)
-				inarg++;
-		}
+			argtypes[i] = validator_standin_type(argtypes[i]);
 	}
+	else if (!resolve_polymorphic_argtypes(numargs, argtypes, argmodes,
+										   fcinfo->flinfo->fn_expr))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("could not determine actual argument type for polymorphic function \"%s\"",
+						NameStr(procStruct->proname))));
 	if (forValidator)
 		rettype = validator_standin_type(rettype);
 	else if (IsPolymorphicType(rettype))

@@ -2450,42 +2450,16 @@ read_datatype(int tok)
 										list_length(idents) > 2 ? strVal(lthird(idents)) : NULL,
 										NULL);
 				if (nsi != NULL && nsi->itemtype == PLN_NS_VAR)
-					result = ((PlnVar *) pln_curr_compile->datums[nsi->itemno])->datatype;
-				else if (list_length(idents) >= 2 &&
-						 (result = column_type_of(idents)) != NULL)
-				{
-					/* table.column%TYPE */
-				}
-				else if (list_length(idents) >= 2)
-				{
-					/* table.column%TYPE */
-					TypeName   *tn = makeTypeNameFromNameList(idents);
+					return ((PlnVar *) pln_curr_compile->datums[nsi->itemno])->datatype;
+				if (list_length(idents) >= 2 &&
+					(result = column_type_of(idents)) != NULL)
+					return result;
 
-					tn->pct_type = true;
-					{
-						Oid			typid;
-						int32		typmod;
-						SqlErrorCallbackArg cbarg;
-						ErrorContextCallback errcb;
-
-						push_sql_errcontext(&errcb, &cbarg, startlocation);
-						typenameTypeIdAndMod(NULL, tn, &typid, &typmod);
-						pop_sql_errcontext(&errcb);
-						result = pln_build_datatype(typid, typmod,
-													pln_curr_compile->fn_input_collation,
-													tn);
-					}
-				}
-				else
-				{
-					ereport(ERROR,
-							(errcode(ERRCODE_UNDEFINED_OBJECT),
-							 errmsg("variable \"%s\" does not exist",
-									strVal(linitial(idents))),
-							 pln_scanner_errposition(startlocation)));
-					result = NULL;
-				}
-				return result;
+				/*
+				 * Neither a variable nor a column: the whole text goes to
+				 * the type-name parser below, which rejects the "%" as
+				 * PostgreSQL's own parser would.
+				 */
 			}
 			else if (tok_is_keyword(tok, &yylval, K_ROWTYPE, "rowtype"))
 			{

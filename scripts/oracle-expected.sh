@@ -7,7 +7,9 @@
 # the oracle check of scripts/test.sh does (a fresh copy of oracle_tpl, in
 # a throwaway cluster), then (re)writes expected/NAME.out from that output
 # with the names mapped back to plnimble's: "PL/pgSQL" -> "PL/nimble" and
-# "plpgsql." -> "plnimble.".  The word plpgsql is otherwise left alone, and
+# "plpgsql." -> "plnimble.", except in the server's own context line
+# 'PL/pgSQL assignment "..."' (the core's parser writes it for any PL
+# that uses its assignment syntax).  The word plpgsql is otherwise left alone, and
 # so are echoed lines that appear verbatim in sql/NAME.sql (a comment
 # mentioning PL/pgSQL stays as written).  Does not need a working plnimble
 # build.  Review the result with git diff before committing it.
@@ -53,6 +55,7 @@ for name in "${names[@]}"; do
 	     { print (($0 in script) ? "K" : "M") "\t" $0 }' \
 		"sql/$name.sql" "results/oracle/results/$name.out" |
 		sed -e '/^M\t/{s|PL/pgSQL|PL/nimble|g; s/\bplpgsql\./plnimble./g}' \
+			-e 's|PL/nimble assignment "|PL/pgSQL assignment "|g' \
 			-e 's/^[KM]\t//' >"expected/$name.out.tmp"
 	mv "expected/$name.out.tmp" "expected/$name.out"
 	echo "wrote expected/$name.out ($(wc -l <"expected/$name.out") lines)"

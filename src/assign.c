@@ -25,6 +25,7 @@
 #include "optimizer/optimizer.h"
 #include "parser/parse_coerce.h"
 #include "storage/proc.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/expandeddatum.h"
@@ -65,6 +66,7 @@ static MemoryContext cast_context = NULL;
 static CastEntry *get_cast_entry(PlnExecState *estate,
 								 Oid srctype, int32 srctypmod,
 								 Oid dsttype, int32 dsttypmod);
+static Datum keep_var_value(PlnExecState *estate, PlnVar *var, Datum value);
 static void rec_instantiate(PlnExecState *estate, PlnRec *rec);
 static void recfield_lookup(PlnExecState *estate, PlnRecField *recfield,
 							PlnRec *rec);
@@ -129,19 +131,17 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 							 errmsg("null value cannot be assigned to variable \"%s\" declared NOT NULL",
 									var->refname)));
 
+				/*
+				 * The expression changed the variable's own array in place
+				 * (see choose_rw_param in exec_expr.c): nothing to store.
+				 */
+				if (!isNull && !var->isnull && var->freeval &&
+					DatumGetPointer(newvalue) == DatumGetPointer(var->value))
+					break;
+
 				/* keep our own copy of a by-reference value */
 				if (!var->datatype->typbyval && !isNull)
-				{
-					MemoryContext oldcontext = MemoryContextSwitchTo(estate->datum_context);
-
-					if (var->datatype->typlen == -1 &&
-						VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(newvalue)))
-						newvalue = datumCopy(newvalue, false, -1);
-					else
-						newvalue = datumCopy(newvalue, false,
-											 var->datatype->typlen);
-					MemoryContextSwitchTo(oldcontext);
-				}
+					newvalue = keep_var_value(estate, var, newvalue);
 
 				/* the old value may be the source: replace it only now */
 				assign_simple_var(estate, var, newvalue, isNull,
@@ -249,6 +249,38 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 }
 
 /*
+ * The variable's own copy of a by-reference value, in the datum context.
+ *
+ * An array is kept as a read/write expanded array, so that element
+ * assignments and appends can change it in place rather than copy it
+ * whole each time (a loop that grows an array stays linear).  An expanded
+ * array handed over read/write is ours already and only changes context;
+ * anything else is expanded into a new one.  Other values are copied
+ * flat.
+ */
+static Datum
+keep_var_value(PlnExecState *estate, PlnVar *var, Datum value)
+{
+	MemoryContext oldcontext;
+	Datum		result;
+
+	if (var->datatype->typisarray &&
+		VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(value)))
+		return TransferExpandedObject(value, estate->datum_context);
+
+	oldcontext = MemoryContextSwitchTo(estate->datum_context);
+	if (var->datatype->typisarray)
+		result = expand_array(value, estate->datum_context, NULL);
+	else if (var->datatype->typlen == -1 &&
+			 VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(value)))
+		result = datumCopy(value, false, -1);
+	else
+		result = datumCopy(value, false, var->datatype->typlen);
+	MemoryContextSwitchTo(oldcontext);
+	return result;
+}
+
+/*
  * Replace a scalar variable's value.  freeable says whether newvalue is a
  * copy the variable now owns.
  */
@@ -349,6 +381,9 @@ pln_exec_datum_value(PlnExecState *estate, PlnDatum *datum,
 				*typetypmod = var->datatype->atttypmod;
 				*value = var->value;
 				*isnull = var->isnull;
+				/* readers must not change an expanded array in place */
+				if (unlikely(var->datatype->typisarray))
+					*value = MakeExpandedObjectReadOnly(*value, *isnull, -1);
 				break;
 			}
 
@@ -356,25 +391,29 @@ pln_exec_datum_value(PlnExecState *estate, PlnDatum *datum,
 			{
 				PlnRec	   *rec = (PlnRec *) datum;
 
-				if (rec->erh == NULL)
+				/*
+				 * A variable of a declared type reports that type, which
+				 * for a domain over a composite is the domain, not the
+				 * row type its value is stored as; only a "record"
+				 * variable takes its type from the value it holds.
+				 */
+				if (rec->erh == NULL || rec->rectypeid != RECORDOID)
 				{
 					*typeid = rec->rectypeid;
 					*typetypmod = -1;
-					*value = (Datum) 0;
-					*isnull = true;
-				}
-				else if (ExpandedRecordIsEmpty(rec->erh))
-				{
-					/* a NULL record of a known shape */
-					*typeid = rec->erh->er_typeid;
-					*typetypmod = rec->erh->er_typmod;
-					*value = (Datum) 0;
-					*isnull = true;
 				}
 				else
 				{
 					*typeid = rec->erh->er_typeid;
 					*typetypmod = rec->erh->er_typmod;
+				}
+				if (rec->erh == NULL || ExpandedRecordIsEmpty(rec->erh))
+				{
+					*value = (Datum) 0;
+					*isnull = true;
+				}
+				else
+				{
 					*value = ExpandedRecordGetRODatum(rec->erh);
 					*isnull = false;
 				}
@@ -573,14 +612,13 @@ static void
 check_strict_multi_assignment(PlnExecState *estate, TupleDesc tupdesc,
 							  int ntargets)
 {
-	PlnFunction *func = estate->func;
 	int			level;
 	int			nlive = 0;
 	int			i;
 
-	if (func->extra_errors & PLN_XCHECK_STRICTMULTIASSIGNMENT)
+	if (pln_extra_errors & PLN_XCHECK_STRICTMULTIASSIGNMENT)
 		level = ERROR;
-	else if (func->extra_warnings & PLN_XCHECK_STRICTMULTIASSIGNMENT)
+	else if (pln_extra_warnings & PLN_XCHECK_STRICTMULTIASSIGNMENT)
 		level = WARNING;
 	else
 		return;

@@ -72,6 +72,8 @@ static void compute_function_hashkey(FunctionCallInfo fcinfo,
 									 PlnFuncKey *hashkey,
 									 bool forValidator);
 static Oid	validator_standin_type(Oid typid);
+static void use_actual_record_argtypes(int numargs, Oid *argtypes,
+									   char *argmodes, FmgrInfo *flinfo);
 static PlnFunction *hash_lookup(PlnFuncKey *key);
 static void hash_insert(PlnFunction *function, PlnFuncKey *key);
 static void hash_delete(PlnFunction *function);
@@ -343,8 +345,13 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 	function->fn_prokind = procStruct->prokind;
 	function->resolve_option = pln_variable_conflict;
 	function->print_strict_params = pln_print_strict_params;
+	/*
+	 * The compile-time checks (shadowed variables) report only when the
+	 * function is created or replaced; the run-time checks read the
+	 * settings current when they run.
+	 */
 	function->extra_warnings = forValidator ? pln_extra_warnings : 0;
-	function->extra_errors = pln_extra_errors;
+	function->extra_errors = forValidator ? pln_extra_errors : 0;
 	function->fn_readonly = (procStruct->provolatile != PROVOLATILE_VOLATILE);
 	function->fn_retset = procStruct->proretset;
 
@@ -371,6 +378,9 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("could not determine actual argument type for polymorphic function \"%s\"",
 						NameStr(procStruct->proname))));
+	if (!forValidator)
+		use_actual_record_argtypes(numargs, argtypes, argmodes,
+								   fcinfo->flinfo);
 	if (forValidator)
 		rettype = validator_standin_type(rettype);
 	else if (IsPolymorphicType(rettype))
@@ -544,8 +554,9 @@ pln_compile_inline(char *proc_source)
 	function->fn_prokind = PROKIND_FUNCTION;
 	function->resolve_option = pln_variable_conflict;
 	function->print_strict_params = pln_print_strict_params;
-	function->extra_warnings = pln_extra_warnings;
-	function->extra_errors = pln_extra_errors;
+	/* a DO block has no CREATE time: no compile-time checks */
+	function->extra_warnings = 0;
+	function->extra_errors = 0;
 	function->fn_rettype = VOIDOID;
 	function->fn_retset = false;
 	function->out_param_varno = -1;
@@ -639,6 +650,36 @@ validator_standin_type(Oid typid)
 	return typid;
 }
 
+/*
+ * An input argument declared "record" takes the row type it was called
+ * with, when the call site knows one, so that its fields have types at
+ * compile time.  The hash key carries the same type (see
+ * compute_function_hashkey), so each row type gets its own compilation.
+ */
+static void
+use_actual_record_argtypes(int numargs, Oid *argtypes, char *argmodes,
+						   FmgrInfo *flinfo)
+{
+	int			inargno = 0;
+	int			i;
+
+	for (i = 0; i < numargs; i++)
+	{
+		char		mode = argmodes ? argmodes[i] : PROARGMODE_IN;
+
+		if (mode == PROARGMODE_OUT || mode == PROARGMODE_TABLE)
+			continue;
+		if (argtypes[i] == RECORDOID)
+		{
+			Oid			actual = get_fn_expr_argtype(flinfo, inargno);
+
+			if (OidIsValid(actual))
+				argtypes[i] = actual;
+		}
+		inargno++;
+	}
+}
+
 /* ----------
  * Building datums and types
  * ----------
@@ -704,6 +745,12 @@ pln_build_datatype(Oid typeOid, int32 typmod, Oid collation,
 	if (OidIsValid(collation) && OidIsValid(typ->collation))
 		typ->collation = collation;
 	typ->atttypmod = typmod;
+
+	/* arrays live as expanded arrays in variables: see exec_assign_value */
+	if (typeStruct->typtype == TYPTYPE_BASE)
+		typ->typisarray = IsTrueArrayType(typeStruct);
+	else if (typeStruct->typtype == TYPTYPE_DOMAIN && typ->typlen == -1)
+		typ->typisarray = OidIsValid(get_base_element_type(typeStruct->typbasetype));
 
 	if (typeOid == RECORDOID || typeStruct->typtype == TYPTYPE_COMPOSITE)
 		typ->is_composite = true;
@@ -893,6 +940,21 @@ parse_dotted(List *idents, PlnWDatum *wdatum, PlnCWord *cword)
 		if (ns != NULL)
 			datum = datum_for_name(ns, nwords, nused,
 								   strVal(llast(idents)));
+
+		/*
+		 * record.field.subfield: the datum is the field, and the subfield is
+		 * left to the SQL parser as indirection on it (so an assignment
+		 * "r.f.sub := v" stores a new value of r.f).  Only the first two
+		 * words then name the datum.
+		 */
+		if (datum == NULL && ns != NULL && ns->itemtype == PLN_NS_REC &&
+			nwords == 3 && nused == 1)
+		{
+			datum = (PlnDatum *)
+				pln_build_recfield((PlnRec *) datums_array[ns->itemno],
+								   strVal(lsecond(idents)));
+			idents = list_truncate(idents, 2);
+		}
 		if (datum != NULL)
 		{
 			wdatum->datum = datum;
@@ -1154,8 +1216,15 @@ compute_function_hashkey(FunctionCallInfo fcinfo, Form_pg_proc procStruct,
 	{
 		Oid			argtype = procStruct->proargtypes.values[i];
 
-		if (!forValidator && IsPolymorphicType(argtype))
-			argtype = get_fn_expr_argtype(fcinfo->flinfo, i);
+		/* a record argument compiles once per row type passed to it */
+		if (!forValidator &&
+			(IsPolymorphicType(argtype) || argtype == RECORDOID))
+		{
+			Oid			actual = get_fn_expr_argtype(fcinfo->flinfo, i);
+
+			if (OidIsValid(actual))
+				argtype = actual;
+		}
 		hashkey->argtypes[i] = argtype;
 	}
 }

@@ -288,13 +288,16 @@ cast_return_value(PlnExecState *estate, FunctionCallInfo fcinfo)
 		TupleDesc	srcdesc;
 		TupleConversionMap *map;
 		HeapTuple	tup;
+		TypeFuncClass resultclass;
+		Oid			resulttype;
 
 		if (!type_is_rowtype(estate->rettype))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("cannot return non-composite value from function returning composite type")));
 
-		switch (get_call_result_type(fcinfo, NULL, &tupdesc))
+		resultclass = get_call_result_type(fcinfo, &resulttype, &tupdesc);
+		switch (resultclass)
 		{
 			case TYPEFUNC_COMPOSITE:
 			case TYPEFUNC_COMPOSITE_DOMAIN:
@@ -319,6 +322,9 @@ cast_return_value(PlnExecState *estate, FunctionCallInfo fcinfo)
 		tup = map ? execute_attr_map_tuple(&tmptup, map) : &tmptup;
 		ReleaseTupleDesc(srcdesc);
 		result = heap_copy_tuple_as_datum(tup, tupdesc);
+		/* a domain over the row type: its constraints hold for the result */
+		if (resultclass == TYPEFUNC_COMPOSITE_DOMAIN)
+			domain_check(result, false, resulttype, NULL, NULL);
 		return transfer_result(estate, result, false, -1);
 	}
 

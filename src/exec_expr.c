@@ -28,6 +28,7 @@
 #include "parser/parse_node.h"
 #include "storage/proc.h"
 #include "tcop/pquery.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -79,6 +80,8 @@ static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
 static bool exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 								  Datum *result, bool *isNull,
 								  Oid *rettype, int32 *rettypmod);
+static void choose_rw_param(PlnExpr *expr);
+static bool is_param_of(Node *node, int dno);
 static ParamExternData *param_fetch(ParamListInfo params, int paramid,
 									bool speculative,
 									ParamExternData *prm);
@@ -383,10 +386,115 @@ exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan)
 		expr->simple_param_dno = ((Param *) tle_expr)->paramid - 1;
 	}
 
+	/* an array assignment that may change the variable in place */
+	expr->rw_param_dno = 0;
+	choose_rw_param(expr);
+
 	/* what may run without a savepoint, decided while one is in place */
 	get_typlenbyval(expr->simple_type, &expr->simple_typlen,
 					&expr->simple_typbyval);
 	pln_expr_analyse_purity(expr);
+}
+
+/*
+ * Assignments that grow or change an array variable, "a := a || x",
+ * "a := array_append(a, x)", "a[i] := x", would copy the whole array
+ * each time if the array were handed to them read-only.  Given the
+ * variable's own read/write expanded array instead, the server's array
+ * code changes it in place and returns it, and exec_assign_value then
+ * has nothing to store.
+ *
+ * This is allowed only where it is known to be harmless: the top node of
+ * the assignment's expression is array_append or array_prepend (which
+ * change their array argument only when it comes read/write, and return
+ * it) with the variable as a direct argument, or an element or slice
+ * assignment to a plain array whose container is the variable.  Only
+ * that one reference gets the read/write pointer: it is given a
+ * parameter number of its own (above the datums' numbers), and every
+ * other reference to the variable elsewhere in the expression still
+ * reads it read-only, so nothing further down can change it.  The
+ * rewritten tree is a copy in the plan's memory, which lives exactly as
+ * long as the tree it replaces.
+ */
+static void
+choose_rw_param(PlnExpr *expr)
+{
+	PlnFunction *func = expr->func;
+	Node	   *top = (Node *) expr->simple_expr;
+	int			target = expr->target_param;
+	PlnDatum   *datum;
+	List	   *args = NIL;
+	Oid			funcid = InvalidOid;
+	MemoryContext oldcontext;
+	Param	   *rwparam;
+	ListCell   *lc;
+
+	if (target < 0 || !bms_is_member(target, expr->paramnos))
+		return;
+	datum = func->datums[target];
+	if (datum->dtype != PLN_DTYPE_VAR ||
+		!((PlnVar *) datum)->datatype->typisarray)
+		return;
+
+	if (IsA(top, SubscriptingRef))
+	{
+		SubscriptingRef *sbsref = (SubscriptingRef *) top;
+
+		if (sbsref->refassgnexpr == NULL ||
+			get_typsubscript(sbsref->refcontainertype, NULL) != F_ARRAY_SUBSCRIPT_HANDLER ||
+			!is_param_of((Node *) sbsref->refexpr, target))
+			return;
+		oldcontext = MemoryContextSwitchTo(GetMemoryChunkContext(top));
+		sbsref = copyObject(sbsref);
+		rwparam = (Param *) sbsref->refexpr;
+		rwparam->paramid = func->ndatums + target + 1;
+		MemoryContextSwitchTo(oldcontext);
+		expr->simple_expr = (Expr *) sbsref;
+		expr->rw_param_dno = target + 1;
+		return;
+	}
+
+	if (IsA(top, FuncExpr))
+	{
+		funcid = ((FuncExpr *) top)->funcid;
+		args = ((FuncExpr *) top)->args;
+	}
+	else if (IsA(top, OpExpr))
+	{
+		funcid = ((OpExpr *) top)->opfuncid;
+		args = ((OpExpr *) top)->args;
+	}
+	if (funcid != F_ARRAY_APPEND && funcid != F_ARRAY_PREPEND)
+		return;
+
+	foreach(lc, args)
+	{
+		if (is_param_of((Node *) lfirst(lc), target))
+		{
+			int			argno = foreach_current_index(lc);
+			Node	   *copy;
+
+			oldcontext = MemoryContextSwitchTo(GetMemoryChunkContext(top));
+			copy = copyObject(top);
+			args = IsA(copy, FuncExpr) ? ((FuncExpr *) copy)->args :
+				((OpExpr *) copy)->args;
+			rwparam = (Param *) list_nth(args, argno);
+			rwparam->paramid = func->ndatums + target + 1;
+			MemoryContextSwitchTo(oldcontext);
+			expr->simple_expr = (Expr *) copy;
+			expr->rw_param_dno = target + 1;
+			return;
+		}
+	}
+}
+
+/* Is node a reference to datum dno? */
+static bool
+is_param_of(Node *node, int dno)
+{
+	return node != NULL && IsA(node, Param) &&
+		((Param *) node)->paramkind == PARAM_EXTERN &&
+		((Param *) node)->paramid == dno + 1;
 }
 
 /*
@@ -784,7 +892,8 @@ pln_setup_param_list(PlnExecState *estate)
 	paramLI->paramCompileArg = NULL;
 	paramLI->parserSetup = NULL;
 	paramLI->parserSetupArg = NULL;
-	paramLI->numParams = estate->ndatums;
+	/* above the datums: the read/write references, see choose_rw_param */
+	paramLI->numParams = 2 * estate->ndatums;
 	estate->paramLI = paramLI;
 }
 
@@ -799,9 +908,18 @@ param_fetch(ParamListInfo params, int paramid, bool speculative,
 {
 	PlnExecState *estate = (PlnExecState *) params->paramFetchArg;
 	int			dno = paramid - 1;
+	bool		read_write = false;
 	PlnDatum   *datum;
 	int32		typmod;
 
+	/* the one reference choose_rw_param marked read/write */
+	if (dno >= estate->ndatums)
+	{
+		dno -= estate->ndatums;
+		read_write = (estate->cur_expr != NULL &&
+					  estate->simple_expr_running == estate->cur_expr &&
+					  estate->cur_expr->rw_param_dno == dno + 1);
+	}
 	if (dno < 0 || dno >= estate->ndatums)
 		return NULL;
 	datum = estate->datums[dno];
@@ -833,6 +951,14 @@ param_fetch(ParamListInfo params, int paramid, bool speculative,
 						 &prm->value, &prm->isnull);
 	/* the value cannot change while the query runs */
 	prm->pflags = PARAM_FLAG_CONST;
+
+	/*
+	 * The variable's own expanded array, to be changed in place; only if
+	 * it is ours to change (an argument may point into the caller's).
+	 */
+	if (read_write && ((PlnVar *) datum)->freeval &&
+		VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(((PlnVar *) datum)->value)))
+		prm->value = ((PlnVar *) datum)->value;
 
 	/*
 	 * A record that is just NULL still has a type, for the planner: its

@@ -136,7 +136,7 @@ store_into_target(PlnExecState *estate, PlnStmtExecSql *stmt,
 	{
 		char	   *params = NULL;
 		bool		fatal = stmt->strict || stmt->mod_stmt ||
-			(estate->func->extra_errors & PLN_XCHECK_TOOMANYROWS);
+			(pln_extra_errors & PLN_XCHECK_TOOMANYROWS);
 
 		if (estate->func->print_strict_params)
 			params = format_expr_params(estate, stmt->sqlstmt);
@@ -277,8 +277,7 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 		stmt->mod_stmt_set = true;
 	}
 
-	check_too_many = ((estate->func->extra_errors |
-					   estate->func->extra_warnings) &
+	check_too_many = ((pln_extra_errors | pln_extra_warnings) &
 					  PLN_XCHECK_TOOMANYROWS) != 0;
 
 	/*

@@ -59,6 +59,8 @@ typedef struct PlnType
 	bool		typbyval;
 	char		typtype;		/* 'b', 'c', 'd', 'e', 'p', 'r', 'm' */
 	bool		is_composite;	/* row type or RECORD: stored in a PlnRec */
+	bool		typisarray;		/* an array (or a domain over one): kept
+								 * as an expanded array */
 } PlnType;
 
 /* Fields common to every datum */
@@ -208,6 +210,8 @@ typedef struct PlnExpr
 	struct PlnFunction *func;	/* owning function */
 	PlnNsItem  *ns;				/* names visible to the expression */
 	int			target_param;	/* dno assigned by an assignment, or -1 */
+	int			rw_param_dno;	/* 1 + dno of the variable the simple
+								 * expression may change in place, or 0 */
 
 	/* simple-expression evaluation state, see exec_expr.c */
 	Expr	   *simple_expr;	/* NULL if not simple */

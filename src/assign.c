@@ -726,6 +726,20 @@ pln_rec_set_tuple(PlnExecState *estate, PlnRec *rec,
 	MemoryContext oldcontext;
 	HeapTuple	nulltup = NULL;
 
+	/*
+	 * A "record" variable that already holds a row of this (registered)
+	 * row type just takes the new row's values: no new expanded record,
+	 * which matters for a FOR loop storing row after row.
+	 */
+	if (rec->rectypeid == RECORDOID && rec->erh != NULL && tup != NULL &&
+		(tupdesc->tdtypeid != RECORDOID || tupdesc->tdtypmod >= 0) &&
+		rec->erh->er_typeid == tupdesc->tdtypeid &&
+		rec->erh->er_typmod == tupdesc->tdtypmod)
+	{
+		expanded_record_set_tuple(rec->erh, tup, true, false);
+		return;
+	}
+
 	oldcontext = MemoryContextSwitchTo(get_stmt_mcontext(estate));
 
 	if (rec->rectypeid != RECORDOID)

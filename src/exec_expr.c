@@ -22,6 +22,7 @@
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
+#include "executor/execExpr.h"
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
@@ -81,6 +82,12 @@ static bool exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 								  Datum *result, bool *isNull,
 								  Oid *rettype, int32 *rettypmod);
 static void choose_rw_param(PlnExpr *expr);
+static void param_compile(ParamListInfo params, Param *param,
+						  ExprState *state, Datum *resv, bool *resnull);
+static void param_eval_var(ExprState *state, ExprEvalStep *op,
+						   ExprContext *econtext);
+static void param_eval_array_var(ExprState *state, ExprEvalStep *op,
+								 ExprContext *econtext);
 static bool is_param_of(Node *node, int dno);
 static ParamExternData *param_fetch(ParamListInfo params, int paramid,
 									bool speculative,
@@ -389,6 +396,9 @@ exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan)
 	/* an array assignment that may change the variable in place */
 	expr->rw_param_dno = 0;
 	choose_rw_param(expr);
+
+	/* only a volatile or stable function can look at the database */
+	expr->simple_mutable = contain_mutable_functions((Node *) expr->simple_expr);
 
 	/* what may run without a savepoint, decided while one is in place */
 	get_typlenbyval(expr->simple_type, &expr->simple_typlen,
@@ -723,6 +733,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	LocalTransactionId curlxid = MyProc->lxid;
 	MemoryContext oldcontext;
 	bool		pure;
+	bool		snapshot_pushed;
 
 	/* busy in an outer recursion level: use SPI for this one */
 	if (unlikely(expr->simple_in_use) && expr->simple_state_lxid == curlxid)
@@ -768,9 +779,12 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	/*
 	 * An expression that may run SQL (a function call, say) must see our
 	 * earlier changes, so it gets a new command id and snapshot as SPI
-	 * would give it.  A pure expression reads nothing and needs neither.
+	 * would give it.  A pure expression reads nothing and needs neither,
+	 * and nor does one made only of immutable functions.
 	 */
-	if (!estate->readonly_func && !pure)
+	snapshot_pushed = (!estate->readonly_func && !pure &&
+					   expr->simple_mutable);
+	if (snapshot_pushed)
 	{
 		CommandCounterIncrement();
 		PushActiveSnapshot(GetTransactionSnapshot());
@@ -790,7 +804,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	expr->simple_in_use = false;
 	econtext->ecxt_param_list_info = NULL;
 
-	if (!estate->readonly_func && !pure)
+	if (snapshot_pushed)
 		PopActiveSnapshot();
 
 	return true;
@@ -888,13 +902,80 @@ pln_setup_param_list(PlnExecState *estate)
 	paramLI = makeParamList(0);
 	paramLI->paramFetch = param_fetch;
 	paramLI->paramFetchArg = (void *) estate;
-	paramLI->paramCompile = NULL;
+	paramLI->paramCompile = param_compile;
 	paramLI->paramCompileArg = NULL;
 	paramLI->parserSetup = NULL;
 	paramLI->parserSetupArg = NULL;
 	/* above the datums: the read/write references, see choose_rw_param */
 	paramLI->numParams = 2 * estate->ndatums;
 	estate->paramLI = paramLI;
+}
+
+/*
+ * Compile hook: how an expression being built reads one of our datums.
+ * A scalar variable gets a step of its own that reads the variable
+ * directly at run time, the cheapest way there is to read a variable;
+ * its type cannot change, so there is nothing to check.  Records, their
+ * fields (whose types may change from row to row) and the read/write
+ * references of choose_rw_param get the server's usual step, which asks
+ * param_fetch and checks the type.
+ *
+ * The step looks up the execution state at run time, through the
+ * expression context's parameter list, so one compiled expression
+ * serves every call of the function.
+ */
+static void
+param_compile(ParamListInfo params, Param *param, ExprState *state,
+			  Datum *resv, bool *resnull)
+{
+	PlnExecState *estate = (PlnExecState *) params->paramFetchArg;
+	int			dno = param->paramid - 1;
+	ExprEvalStep step;
+
+	memset(&step, 0, sizeof(step));
+	step.resvalue = resv;
+	step.resnull = resnull;
+	if (dno >= 0 && dno < estate->ndatums &&
+		estate->datums[dno]->dtype == PLN_DTYPE_VAR)
+	{
+		PlnVar	   *var = (PlnVar *) estate->datums[dno];
+
+		step.opcode = EEOP_PARAM_CALLBACK;
+		step.d.cparam.paramfunc = var->datatype->typisarray ?
+			param_eval_array_var : param_eval_var;
+		step.d.cparam.paramarg = NULL;
+		step.d.cparam.paramid = param->paramid;
+		step.d.cparam.paramtype = param->paramtype;
+	}
+	else
+	{
+		step.opcode = EEOP_PARAM_EXTERN;
+		step.d.param.paramid = param->paramid;
+		step.d.param.paramtype = param->paramtype;
+	}
+	ExprEvalPushStep(state, &step);
+}
+
+/* Run-time step: the value of a scalar variable */
+static void
+param_eval_var(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
+{
+	PlnExecState *estate = (PlnExecState *) econtext->ecxt_param_list_info->paramFetchArg;
+	PlnVar	   *var = (PlnVar *) estate->datums[op->d.cparam.paramid - 1];
+
+	*op->resvalue = var->value;
+	*op->resnull = var->isnull;
+}
+
+/* Run-time step: an array variable, read-only so nothing changes it */
+static void
+param_eval_array_var(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
+{
+	PlnExecState *estate = (PlnExecState *) econtext->ecxt_param_list_info->paramFetchArg;
+	PlnVar	   *var = (PlnVar *) estate->datums[op->d.cparam.paramid - 1];
+
+	*op->resnull = var->isnull;
+	*op->resvalue = MakeExpandedObjectReadOnly(var->value, var->isnull, -1);
 }
 
 /*

@@ -403,6 +403,15 @@ exec_for_query_loop(PlnExecState *estate, Portal portal,
 		SPITupleTable *tuptab = SPI_tuptable;
 		uint64		i;
 
+		/*
+		 * Register the batch's row type once, so that a record target
+		 * can keep its expanded record from row to row (see
+		 * pln_rec_set_tuple).  The tuple descriptor is the batch's own
+		 * copy.
+		 */
+		if (target->dtype == PLN_DTYPE_REC)
+			BlessTupleDesc(tuptab->tupdesc);
+
 		for (i = 0; i < n; i++)
 		{
 			bool		exit_loop;

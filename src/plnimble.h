@@ -218,6 +218,7 @@ typedef struct PlnExpr
 	Oid			simple_type;
 	int32		simple_typmod;
 	bool		simple_is_param;	/* expression is just a variable */
+	bool		simple_mutable; /* calls a volatile or stable function */
 	int			simple_param_dno;
 	CachedPlanSource *simple_plansource;
 	CachedPlan *simple_plan;	/* refcounted by the shared resowner */

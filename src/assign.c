@@ -868,33 +868,31 @@ exec_move_row(PlnExecState *estate, PlnVariable *target,
 
 /*
  * Convert a value to the requested type with PL/pgSQL's assignment
- * rules.  The result may live in the expression context.
+ * rules, when the types differ (exec_cast_value in plnimble.h handles the
+ * common case of equal types).  The result may live in the expression
+ * context.
  */
 Datum
-exec_cast_value(PlnExecState *estate, Datum value, bool *isnull,
-				Oid valtype, int32 valtypmod,
-				Oid reqtype, int32 reqtypmod)
+exec_cast_value_slow(PlnExecState *estate, Datum value, bool *isnull,
+					 Oid valtype, int32 valtypmod,
+					 Oid reqtype, int32 reqtypmod)
 {
-	if (valtype != reqtype ||
-		(valtypmod != reqtypmod && reqtypmod != -1))
+	CastEntry  *cast;
+
+	cast = get_cast_entry(estate, valtype, valtypmod, reqtype, reqtypmod);
+	if (cast->cast_expr != NULL)
 	{
-		CastEntry  *cast;
+		ExprContext *econtext = estate->eval_econtext;
+		MemoryContext oldcontext;
 
-		cast = get_cast_entry(estate, valtype, valtypmod, reqtype, reqtypmod);
-		if (cast->cast_expr != NULL)
-		{
-			ExprContext *econtext = estate->eval_econtext;
-			MemoryContext oldcontext;
+		oldcontext = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
 
-			oldcontext = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+		econtext->caseValue_datum = value;
+		econtext->caseValue_isNull = *isnull;
 
-			econtext->caseValue_datum = value;
-			econtext->caseValue_isNull = *isnull;
+		value = ExecEvalExpr(cast->cast_exprstate, econtext, isnull);
 
-			value = ExecEvalExpr(cast->cast_exprstate, econtext, isnull);
-
-			MemoryContextSwitchTo(oldcontext);
-		}
+		MemoryContextSwitchTo(oldcontext);
 	}
 
 	return value;

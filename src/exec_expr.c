@@ -28,7 +28,9 @@
 #include "optimizer/optimizer.h"
 #include "parser/parse_node.h"
 #include "storage/proc.h"
+#include "storage/sinval.h"
 #include "tcop/pquery.h"
+#include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -82,12 +84,18 @@ static bool exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 								  Datum *result, bool *isNull,
 								  Oid *rettype, int32 *rettypmod);
 static void choose_rw_param(PlnExpr *expr);
+static Datum exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
+									bool *isNull, Oid *rettype,
+									int32 *rettypmod);
 static void param_compile(ParamListInfo params, Param *param,
 						  ExprState *state, Datum *resv, bool *resnull);
 static void param_eval_var(ExprState *state, ExprEvalStep *op,
 						   ExprContext *econtext);
 static void param_eval_array_var(ExprState *state, ExprEvalStep *op,
 								 ExprContext *econtext);
+static void param_eval_datum(ExprState *state, ExprEvalStep *op,
+							 ExprContext *econtext);
+static Oid	null_record_type(PlnRec *rec);
 static bool is_param_of(Node *node, int dno);
 static ParamExternData *param_fetch(ParamListInfo params, int paramid,
 									bool speculative,
@@ -515,6 +523,24 @@ Datum
 exec_eval_expr(PlnExecState *estate, PlnExpr *expr,
 			   bool *isNull, Oid *rettype, int32 *rettypmod)
 {
+	Datum		result;
+
+	/* the common case: a simple expression, planned without trouble */
+	if (likely(expr->simple_expr != NULL && expr->plan_error == NULL) &&
+		exec_eval_simple_expr(estate, expr, &result, isNull,
+							  rettype, rettypmod))
+		return result;
+	return exec_eval_expr_general(estate, expr, isNull, rettype, rettypmod);
+}
+
+/*
+ * Everything else exec_eval_expr does: first planning, replaying a
+ * planning error, and running the expression as a query through SPI.
+ */
+static pg_noinline Datum
+exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
+					   bool *isNull, Oid *rettype, int32 *rettypmod)
+{
 	Datum		result = (Datum) 0;
 	int			rc;
 	TupleDesc	desc;
@@ -576,6 +602,43 @@ exec_eval_expr(PlnExecState *estate, PlnExpr *expr,
 	return result;
 }
 
+/* ----------
+ * Skipping repeated plan validity checks
+ *
+ * Every evaluation of a simple expression must make sure its plan is
+ * still valid: no catalog change has invalidated it and the search path
+ * is the one it was planned with.  CachedPlanIsSimplyValid checks that,
+ * and in a tight loop of pure statements it is a good part of the cost.
+ *
+ * Nothing can invalidate a plan while only pure work runs: pure work
+ * reads no catalogs, takes no locks (so processes no invalidation
+ * messages), runs no SQL and calls nothing that could change a setting.
+ * So a check needs repeating only after something else has run.  The
+ * counter pln_validity_epoch is bumped by everything that may run other
+ * code: any impure work (pln_need_savepoint), catching an error
+ * (restore_call_state), and entering and leaving a call of the handlers;
+ * a plan checked in the current epoch is still valid.  The server's own
+ * count of invalidation messages received is compared too, as a second
+ * line of defence.  Only pure expressions use this: the others call
+ * pln_need_savepoint, which bumps the counter, anyway.
+ * ----------
+ */
+uint64		pln_validity_epoch = 1;
+
+static inline bool
+simple_plan_known_valid(PlnExpr *expr)
+{
+	return expr->simple_checked_epoch == pln_validity_epoch &&
+		expr->simple_checked_sinval == SharedInvalidMessageCounter;
+}
+
+static inline void
+simple_plan_checked(PlnExpr *expr)
+{
+	expr->simple_checked_epoch = pln_validity_epoch;
+	expr->simple_checked_sinval = SharedInvalidMessageCounter;
+}
+
 /*
  * Can the expression be evaluated right now without anything but pure
  * work?  Its tree must be pure, with an ExprState built from the current
@@ -596,9 +659,13 @@ simple_expr_ready_for_pure_eval(PlnExpr *expr, LocalTransactionId curlxid)
 
 	if (likely(expr->simple_plan_lxid == curlxid))
 	{
-		if (!CachedPlanIsSimplyValid(expr->simple_plansource,
-									 expr->simple_plan, NULL))
-			return false;
+		if (!simple_plan_known_valid(expr))
+		{
+			if (!CachedPlanIsSimplyValid(expr->simple_plansource,
+										 expr->simple_plan, NULL))
+				return false;
+			simple_plan_checked(expr);
+		}
 	}
 	else
 	{
@@ -878,7 +945,16 @@ eval_expr_as(PlnExecState *estate, PlnExpr *expr, Oid wanted, bool *isNull)
 bool
 exec_eval_boolean(PlnExecState *estate, PlnExpr *expr, bool *isNull)
 {
-	return DatumGetBool(eval_expr_as(estate, expr, BOOLOID, isNull));
+	Oid			valtype;
+	int32		valtypmod;
+	Datum		value = exec_eval_expr(estate, expr, isNull, &valtype,
+									   &valtypmod);
+
+	if (likely(valtype == BOOLOID))
+		return DatumGetBool(value);
+	return DatumGetBool(exec_cast_value_slow(estate, value, isNull,
+											 valtype, valtypmod,
+											 BOOLOID, -1));
 }
 
 /* Evaluate an integer expression (FOR loop bounds) */
@@ -947,6 +1023,14 @@ param_compile(ParamListInfo params, Param *param, ExprState *state,
 		step.d.cparam.paramid = param->paramid;
 		step.d.cparam.paramtype = param->paramtype;
 	}
+	else if (dno >= 0 && dno < estate->ndatums)
+	{
+		step.opcode = EEOP_PARAM_CALLBACK;
+		step.d.cparam.paramfunc = param_eval_datum;
+		step.d.cparam.paramarg = NULL;
+		step.d.cparam.paramid = param->paramid;
+		step.d.cparam.paramtype = param->paramtype;
+	}
 	else
 	{
 		step.opcode = EEOP_PARAM_EXTERN;
@@ -954,6 +1038,42 @@ param_compile(ParamListInfo params, Param *param, ExprState *state,
 		step.d.param.paramtype = param->paramtype;
 	}
 	ExprEvalPushStep(state, &step);
+}
+
+/*
+ * Run-time step: a record, a record field or a row, whose type may not be
+ * the one the expression was planned for (a record can change shape), so
+ * it is checked as the server checks its own parameters.
+ */
+static void
+param_eval_datum(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
+{
+	PlnExecState *estate = (PlnExecState *) econtext->ecxt_param_list_info->paramFetchArg;
+	PlnDatum   *datum = estate->datums[op->d.cparam.paramid - 1];
+	Oid			typeid;
+	int32		typmod;
+
+	pln_exec_datum_value(estate, datum, &typeid, &typmod,
+						 op->resvalue, op->resnull);
+	if (*op->resnull && datum->dtype == PLN_DTYPE_REC)
+		typeid = null_record_type((PlnRec *) datum);
+	if (unlikely(typeid != op->d.cparam.paramtype))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("type of parameter %d (%s) does not match that when preparing the plan (%s)",
+						op->d.cparam.paramid,
+						format_type_be(typeid),
+						format_type_be(op->d.cparam.paramtype))));
+}
+
+/*
+ * The type a NULL record has for the planner: its declared one, or the
+ * shape it was given (NEW and OLD of a trigger).
+ */
+static Oid
+null_record_type(PlnRec *rec)
+{
+	return rec->erh ? rec->erh->er_typeid : rec->rectypeid;
 }
 
 /* Run-time step: the value of a scalar variable */
@@ -1041,16 +1161,9 @@ param_fetch(ParamListInfo params, int paramid, bool speculative,
 		VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(((PlnVar *) datum)->value)))
 		prm->value = ((PlnVar *) datum)->value;
 
-	/*
-	 * A record that is just NULL still has a type, for the planner: its
-	 * declared one, or the shape it was given (NEW and OLD of a trigger).
-	 */
+	/* a record that is just NULL still has a type, for the planner */
 	if (prm->isnull && datum->dtype == PLN_DTYPE_REC)
-	{
-		PlnRec	   *rec = (PlnRec *) datum;
-
-		prm->ptype = rec->erh ? rec->erh->er_typeid : rec->rectypeid;
-	}
+		prm->ptype = null_record_type((PlnRec *) datum);
 
 	return prm;
 }

@@ -264,6 +264,9 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	save_cur_estate = func->cur_estate;
 	func->use_count++;
 
+	/* the caller may have changed anything: check plans again */
+	pln_validity_epoch++;
+
 	PG_TRY();
 	{
 
@@ -272,6 +275,8 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	}
 	PG_FINALLY();
 	{
+		/* and so may this call have, for the caller's plans */
+		pln_validity_epoch++;
 		func->cur_estate = save_cur_estate;
 		func->use_count--;
 		if (procedure_resowner != NULL)
@@ -323,6 +328,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 
 	func->use_count++;
 	/* see plnimble_call_handler */
+	pln_validity_epoch++;
 	if (!codeblock->atomic)
 		procedure_resowner = ResourceOwnerCreate(NULL, "PL/nimble DO block resources");
 	PG_TRY();
@@ -354,6 +360,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 	func->use_count--;
 	func->cur_estate = NULL;
 	pln_free_function_memory(func);
+	pln_validity_epoch++;
 
 	if ((rc = SPI_finish()) != SPI_OK_FINISH)
 		elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));

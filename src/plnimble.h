@@ -223,6 +223,9 @@ typedef struct PlnExpr
 	CachedPlanSource *simple_plansource;
 	CachedPlan *simple_plan;	/* refcounted by the shared resowner */
 	LocalTransactionId simple_plan_lxid;
+	uint64		simple_checked_epoch;	/* pln_validity_epoch at the last
+										 * validity check of simple_plan */
+	uint64		simple_checked_sinval;	/* SharedInvalidMessageCounter then */
 	ExprState  *simple_state;	/* valid in transaction simple_state_lxid */
 	LocalTransactionId simple_state_lxid;
 	MemoryContext simple_state_cxt; /* holds a pure expression's state */
@@ -1030,9 +1033,26 @@ extern void exec_assign_c_string(PlnExecState *estate, PlnDatum *target,
 								 const char *str);
 extern void exec_move_row(PlnExecState *estate, PlnVariable *target,
 						  HeapTuple tup, TupleDesc tupdesc);
-extern Datum exec_cast_value(PlnExecState *estate, Datum value, bool *isnull,
-							 Oid valtype, int32 valtypmod,
-							 Oid reqtype, int32 reqtypmod);
+extern Datum exec_cast_value_slow(PlnExecState *estate, Datum value,
+								  bool *isnull,
+								  Oid valtype, int32 valtypmod,
+								  Oid reqtype, int32 reqtypmod);
+
+/*
+ * Convert a value of (valtype, valtypmod) to (reqtype, reqtypmod).  Most
+ * values already have the wanted type; only the others take the call.
+ */
+static inline Datum
+exec_cast_value(PlnExecState *estate, Datum value, bool *isnull,
+				Oid valtype, int32 valtypmod,
+				Oid reqtype, int32 reqtypmod)
+{
+	if (likely(valtype == reqtype &&
+			   (valtypmod == reqtypmod || reqtypmod == -1)))
+		return value;
+	return exec_cast_value_slow(estate, value, isnull, valtype, valtypmod,
+								reqtype, reqtypmod);
+}
 extern void assign_simple_var(PlnExecState *estate, PlnVar *var,
 							  Datum newvalue, bool isnull, bool freeable);
 extern void assign_text_var(PlnExecState *estate, PlnVar *var,
@@ -1070,6 +1090,9 @@ pln_in_lazy_region(PlnExecState *estate)
 	return estate->sp_top != NULL && !estate->sp_top->materialized;
 }
 
+/* exec_expr.c: bumped by anything that may invalidate a plan */
+extern uint64 pln_validity_epoch;
+
 /*
  * Call before doing anything that is not known to be pure, inside a
  * handler block or not: it connects to SPI if the call has not yet (every
@@ -1081,6 +1104,8 @@ pln_need_savepoint(PlnExecState *estate)
 {
 	/* impure work may change the search path (see savepoint.c) */
 	estate->search_path_checked = false;
+	/* ... and may invalidate plans (see exec_expr.c) */
+	pln_validity_epoch++;
 	/* SPI is connected before any impure work, outside our savepoints */
 	if (unlikely(!estate->spi_connected))
 		pln_connect_spi(estate);

@@ -278,6 +278,8 @@ static void
 restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 {
 	MemoryContextSwitchTo(frame->entry_context);
+	/* the error may have come from anywhere: check plans again */
+	pln_validity_epoch++;
 	if (estate->simple_expr_running)
 	{
 		estate->simple_expr_running->simple_in_use = false;

@@ -1,0 +1,108 @@
+-- plan_validity: plans of expressions are checked again whenever something
+-- may have made them stale, even in loops of pure statements, where
+-- plnimble skips the check between two pure evaluations.  Here the search
+-- path changes in the middle of a loop (by a statement in the loop, by a
+-- recursive call of the same function, by an error caught in the loop),
+-- and "i + 1" must then resolve to an operator of another schema, as in
+-- PL/pgSQL.
+
+CREATE SCHEMA pv;
+CREATE FUNCTION pv.odd_plus(integer, integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE
+    AS 'SELECT $1 OPERATOR(pg_catalog.+) $2 OPERATOR(pg_catalog.+) 1000';
+CREATE OPERATOR pv.+ (LEFTARG = integer, RIGHTARG = integer,
+                      FUNCTION = pv.odd_plus);
+
+-- a statement in the loop changes the search path
+CREATE FUNCTION pv_loop() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    r text := '';
+    x integer;
+BEGIN
+    FOR i IN 1..4 LOOP
+        x := i + 1;
+        r := r || x || ' ';
+        IF i = 2 THEN
+            PERFORM set_config('search_path', 'pv, pg_catalog', true);
+        END IF;
+    END LOOP;
+    RETURN r;
+END
+$$;
+BEGIN;
+SELECT pv_loop();
+SHOW search_path;
+ROLLBACK;
+
+-- the inner call of a recursive function changes it; the outer call then
+-- evaluates the same expressions again
+CREATE FUNCTION pv_recurse(depth integer) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    r text := '';
+    x integer;
+BEGIN
+    FOR i IN 1..3 LOOP
+        x := i + 1;
+        r := r || x || ' ';
+    END LOOP;
+    IF depth = 0 THEN
+        r := r || '[' || pv_recurse(1) || '] ';
+        FOR i IN 1..3 LOOP
+            x := i + 1;
+            r := r || x || ' ';
+        END LOOP;
+    ELSE
+        PERFORM set_config('search_path', 'pv, pg_catalog', true);
+    END IF;
+    RETURN r;
+END
+$$;
+BEGIN;
+SELECT pv_recurse(0);
+ROLLBACK;
+
+-- a SET LOCAL inside an exception block is undone when the block fails;
+-- the expressions after it see the old search path again
+CREATE FUNCTION pv_rollback() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    r text := '';
+    x integer;
+BEGIN
+    FOR i IN 1..3 LOOP
+        x := i + 1;
+        r := r || x || ' ';
+        BEGIN
+            PERFORM set_config('search_path', 'pv, pg_catalog', true);
+            x := i + 1;
+            r := r || '(' || x || ') ';
+            x := 1 / 0;
+        EXCEPTION WHEN division_by_zero THEN
+            x := i + 1;
+            r := r || '<' || x || '> ';
+        END;
+    END LOOP;
+    RETURN r;
+END
+$$;
+SELECT pv_rollback();
+SHOW search_path;
+
+-- a pure loop with an error caught in every iteration keeps its value
+CREATE FUNCTION pv_caught(n integer) RETURNS integer LANGUAGE plnimble AS $$
+DECLARE
+    s integer := 0;
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            s := s + i;
+            IF i % 10 = 0 THEN
+                s := s / 0;
+            END IF;
+        EXCEPTION WHEN division_by_zero THEN
+            s := s - 1;
+        END;
+    END LOOP;
+    RETURN s;
+END
+$$;
+SELECT pv_caught(1000);

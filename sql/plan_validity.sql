@@ -106,3 +106,52 @@ BEGIN
 END
 $$;
 SELECT pv_caught(1000);
+
+-- the query of a FOR loop changes the search path while its rows are
+-- fetched (in batches); expressions reading the loop's record must see it
+CREATE FUNCTION pv_path_at(i integer, at integer) RETURNS integer
+    LANGUAGE sql
+    AS 'SELECT CASE WHEN i = at
+                    THEN i + 0 * length(set_config(''search_path'', ''pv, pg_catalog'', true))
+                    ELSE i END';
+CREATE FUNCTION pv_forquery() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    r text := '';
+    x integer;
+    rec record;
+BEGIN
+    FOR rec IN SELECT pv_path_at(g, 60) AS v FROM generate_series(1, 120) g LOOP
+        x := rec.v + 1;
+        IF rec.v % 20 = 0 THEN
+            r := r || x || ' ';
+        END IF;
+    END LOOP;
+    RETURN r;
+END
+$$;
+BEGIN;
+SELECT pv_forquery();
+ROLLBACK;
+
+-- record fields assigned and read in a loop while a statement of the loop
+-- changes the search path
+CREATE TYPE pv_pair AS (a integer, b integer);
+CREATE FUNCTION pv_fields() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    p pv_pair := ROW(0, 0);
+    r text := '';
+BEGIN
+    FOR i IN 1..4 LOOP
+        p.a := i;
+        p.b := p.a + 1;
+        r := r || p.b || ' ';
+        IF i = 2 THEN
+            PERFORM set_config('search_path', 'pv, pg_catalog', true);
+        END IF;
+    END LOOP;
+    RETURN r;
+END
+$$;
+BEGIN;
+SELECT pv_fields();
+ROLLBACK;

@@ -227,10 +227,16 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 				PlnRec	   *rec = (PlnRec *) estate->datums[recfield->recparentno];
 				Datum		newvalue;
 
-				pln_need_savepoint(estate);
-
+				/*
+				 * Storing a field reads the type cache; it runs other code
+				 * only to check a domain over the row type (a cast to the
+				 * field's type takes care of itself).
+				 */
+				pln_need_savepoint_to_read(estate);
 				if (rec->erh == NULL)
 					rec_instantiate(estate, rec);
+				if (ExpandedRecordIsDomain(rec->erh))
+					pln_need_savepoint(estate);
 				recfield_lookup(estate, recfield, rec);
 
 				newvalue = exec_cast_value(estate, value, &isNull,

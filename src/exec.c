@@ -600,10 +600,12 @@ static int
 exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 {
 	int			rc;
+	bool		lazy;
 
 	CHECK_FOR_INTERRUPTS();
 
-	if (!stmt_may_run_lazily(stmt))
+	lazy = stmt_may_run_lazily(stmt);
+	if (!lazy)
 		pln_need_savepoint(estate);
 
 	switch (stmt->cmd_type)
@@ -689,6 +691,10 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 				 (int) stmt->cmd_type);
 			rc = PLN_RC_OK;		/* keep compiler quiet */
 	}
+
+	/* SQL it ran may have run any code (see simple_plan_known_valid) */
+	if (!lazy)
+		pln_validity_epoch++;
 
 	return rc;
 }

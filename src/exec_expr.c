@@ -95,6 +95,8 @@ static void param_eval_array_var(ExprState *state, ExprEvalStep *op,
 								 ExprContext *econtext);
 static void param_eval_datum(ExprState *state, ExprEvalStep *op,
 							 ExprContext *econtext);
+static void param_eval_recfield(ExprState *state, ExprEvalStep *op,
+								ExprContext *econtext);
 static Oid	null_record_type(PlnRec *rec);
 static bool is_param_of(Node *node, int dno);
 static ParamExternData *param_fetch(ParamListInfo params, int paramid,
@@ -614,13 +616,19 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
  * reads no catalogs, takes no locks (so processes no invalidation
  * messages), runs no SQL and calls nothing that could change a setting.
  * So a check needs repeating only after something else has run.  The
- * counter pln_validity_epoch is bumped by everything that may run other
- * code: any impure work (pln_need_savepoint), catching an error
- * (restore_call_state), and entering and leaving a call of the handlers;
- * a plan checked in the current epoch is still valid.  The server's own
- * count of invalidation messages received is compared too, as a second
- * line of defence.  Only pure expressions use this: the others call
- * pln_need_savepoint, which bumps the counter, anyway.
+ * counter pln_validity_epoch is bumped around everything that may run
+ * other code: before and after any impure statement (exec_stmt), before
+ * any impure expression (pln_need_savepoint), after each batch of rows a
+ * FOR loop fetches (the query runs meanwhile), when an error is caught
+ * (restore_call_state), and on entering and leaving a call of the
+ * handlers.  A plan checked in the current epoch is still valid.
+ *
+ * Invalidation messages from other sessions arrive only when a lock is
+ * taken; the server counts them, and that count is compared too.  This
+ * is what lets expressions that read records (so are not pure, since a
+ * field may have to be fetched from a TOAST table) but call only
+ * functions of the pure list use the same shortcut: they run no code of
+ * anyone else, and what they read can only bring shared messages.
  * ----------
  */
 uint64		pln_validity_epoch = 1;
@@ -809,13 +817,36 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	pure = simple_expr_ready_for_pure_eval(expr, curlxid);
 	if (!pure)
 	{
-		pln_need_savepoint(estate);
-
 		/* a snapshot may be needed after COMMIT in a procedure */
 		EnsurePortalSnapshotExists();
 
-		if (!simple_expr_revalidate(estate, expr, curlxid))
-			return false;
+		/*
+		 * Reading records needs a savepoint, but when that is all the
+		 * expression does beyond pure work, a plan checked in this epoch
+		 * is still good (see simple_plan_known_valid).
+		 */
+		if (expr->simple_calls_only_pure)
+		{
+			pln_need_savepoint_to_read(estate);
+			if (expr->simple_plan_lxid != curlxid ||
+				!simple_plan_known_valid(expr))
+			{
+				CachedPlan *checked_plan = expr->simple_plan;
+
+				if (!simple_expr_revalidate(estate, expr, curlxid))
+					return false;
+				/* planning again may have run other code */
+				if (expr->simple_plan != checked_plan)
+					pln_validity_epoch++;
+				simple_plan_checked(expr);
+			}
+		}
+		else
+		{
+			pln_need_savepoint(estate);
+			if (!simple_expr_revalidate(estate, expr, curlxid))
+				return false;
+		}
 
 		/* (re)build the expression state once per transaction */
 		if (expr->simple_state_lxid != curlxid ||
@@ -1026,7 +1057,9 @@ param_compile(ParamListInfo params, Param *param, ExprState *state,
 	else if (dno >= 0 && dno < estate->ndatums)
 	{
 		step.opcode = EEOP_PARAM_CALLBACK;
-		step.d.cparam.paramfunc = param_eval_datum;
+		step.d.cparam.paramfunc =
+			estate->datums[dno]->dtype == PLN_DTYPE_RECFIELD ?
+			param_eval_recfield : param_eval_datum;
 		step.d.cparam.paramarg = NULL;
 		step.d.cparam.paramid = param->paramid;
 		step.d.cparam.paramtype = param->paramtype;
@@ -1064,6 +1097,31 @@ param_eval_datum(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
 						op->d.cparam.paramid,
 						format_type_be(typeid),
 						format_type_be(op->d.cparam.paramtype))));
+}
+
+/*
+ * Run-time step: a record field.  When the field was looked up for the
+ * record's current row type already, read it straight from the expanded
+ * record; otherwise (first use, a record that changed shape or has no
+ * value) take the general way, which looks it up or complains.
+ */
+static void
+param_eval_recfield(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
+{
+	PlnExecState *estate = (PlnExecState *) econtext->ecxt_param_list_info->paramFetchArg;
+	PlnRecField *recfield = (PlnRecField *) estate->datums[op->d.cparam.paramid - 1];
+	PlnRec	   *rec = (PlnRec *) estate->datums[recfield->recparentno];
+
+	if (likely(rec->erh != NULL &&
+			   recfield->rectupdescid == rec->erh->er_tupdesc_id &&
+			   recfield->finfo.ftypeid == op->d.cparam.paramtype))
+	{
+		*op->resvalue = expanded_record_get_field(rec->erh,
+												  recfield->finfo.fnumber,
+												  op->resnull);
+		return;
+	}
+	param_eval_datum(state, op, econtext);
 }
 
 /*

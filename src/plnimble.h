@@ -219,6 +219,8 @@ typedef struct PlnExpr
 	int32		simple_typmod;
 	bool		simple_is_param;	/* expression is just a variable */
 	bool		simple_mutable; /* calls a volatile or stable function */
+	bool		simple_calls_only_pure; /* pure but for reading records
+										 * (see purity.c) */
 	int			simple_param_dno;
 	CachedPlanSource *simple_plansource;
 	CachedPlan *simple_plan;	/* refcounted by the shared resowner */
@@ -1094,6 +1096,24 @@ pln_in_lazy_region(PlnExecState *estate)
 extern uint64 pln_validity_epoch;
 
 /*
+ * The savepoint half of pln_need_savepoint, for work that is impure only
+ * because it may read the database, and runs no code that could change
+ * settings or catalogs (an expression of pure-list functions over
+ * records: see pln_expr_tree_calls_only_pure).
+ */
+static inline void
+pln_need_savepoint_to_read(PlnExecState *estate)
+{
+	/* impure work may change the search path (see savepoint.c) */
+	estate->search_path_checked = false;
+	/* SPI is connected before any impure work, outside our savepoints */
+	if (unlikely(!estate->spi_connected))
+		pln_connect_spi(estate);
+	if (unlikely(pln_in_lazy_region(estate)))
+		pln_materialize_savepoints(estate);
+}
+
+/*
  * Call before doing anything that is not known to be pure, inside a
  * handler block or not: it connects to SPI if the call has not yet (every
  * use of SPI is impure), and starts the subtransactions of all enclosing
@@ -1102,15 +1122,9 @@ extern uint64 pln_validity_epoch;
 static inline void
 pln_need_savepoint(PlnExecState *estate)
 {
-	/* impure work may change the search path (see savepoint.c) */
-	estate->search_path_checked = false;
-	/* ... and may invalidate plans (see exec_expr.c) */
+	pln_need_savepoint_to_read(estate);
+	/* impure work may invalidate plans (see exec_expr.c) */
 	pln_validity_epoch++;
-	/* SPI is connected before any impure work, outside our savepoints */
-	if (unlikely(!estate->spi_connected))
-		pln_connect_spi(estate);
-	if (unlikely(pln_in_lazy_region(estate)))
-		pln_materialize_savepoints(estate);
 }
 
 /* compile.c */
@@ -1131,6 +1145,7 @@ extern bool pln_cast_is_pure(PlnExecState *estate,
 
 /* purity.c */
 extern bool pln_expr_tree_is_pure(Node *node, PlnFunction *func);
+extern bool pln_expr_tree_calls_only_pure(Node *node, PlnFunction *func);
 extern void pln_expr_analyse_purity(PlnExpr *expr);
 extern Oid	pln_pure_output_function(Oid typid);
 extern char *pln_describe_impurity(Node *node, PlnFunction *func);

@@ -178,6 +178,7 @@ static const Oid pure_minmax_types[] = {
 typedef struct PurityContext
 {
 	PlnFunction *func;			/* owner of the Params, or NULL */
+	bool		records_allowed;	/* accept reads of records and fields */
 	Node	   *culprit;		/* first impure node */
 } PurityContext;
 
@@ -224,18 +225,28 @@ function_call_is_pure(Oid funcid, Oid inputcollid)
 		collation_is_pure(inputcollid);
 }
 
-/* A Param is pure if it reads a scalar variable of the function */
+/*
+ * A Param is pure if it reads a scalar variable of the function.  Records
+ * and their fields are read through the type cache, and their values may
+ * be toasted (reading them may read a table): they are accepted only
+ * where the caller allows them.
+ */
 static bool
-param_is_pure(Param *param, PlnFunction *func)
+param_is_pure(Param *param, PurityContext *context)
 {
 	int			dno = param->paramid - 1;
+	PlnFunction *func = context->func;
+	PlnDatumType dtype;
 
 	if (param->paramkind != PARAM_EXTERN || func == NULL)
 		return false;
 	if (dno < 0 || dno >= func->ndatums)
 		return false;
-	/* records and their fields are read through the type cache */
-	return func->datums[dno]->dtype == PLN_DTYPE_VAR;
+	dtype = func->datums[dno]->dtype;
+	if (dtype == PLN_DTYPE_VAR)
+		return true;
+	return context->records_allowed &&
+		(dtype == PLN_DTYPE_REC || dtype == PLN_DTYPE_RECFIELD);
 }
 
 /* Returns true, and remembers the node, at the first impure node */
@@ -260,7 +271,7 @@ impure_node_walker(Node *node, PurityContext *context)
 			pure = true;
 			break;
 		case T_Param:
-			pure = param_is_pure((Param *) node, context->func);
+			pure = param_is_pure((Param *) node, context);
 			break;
 		case T_FuncExpr:
 			{
@@ -349,6 +360,25 @@ pln_expr_tree_is_pure(Node *node, PlnFunction *func)
 	PurityContext context;
 
 	context.func = func;
+	context.records_allowed = false;
+	context.culprit = NULL;
+	return !impure_node_walker(node, &context);
+}
+
+/*
+ * Does the tree call nothing but functions of the pure list, though it
+ * may read records?  Such an expression is not pure (it needs a
+ * savepoint), but it runs no code that could change a setting or the
+ * catalogs, which is what lets exec_expr.c keep trusting a plan it has
+ * checked (see simple_plan_known_valid).
+ */
+bool
+pln_expr_tree_calls_only_pure(Node *node, PlnFunction *func)
+{
+	PurityContext context;
+
+	context.func = func;
+	context.records_allowed = true;
 	context.culprit = NULL;
 	return !impure_node_walker(node, &context);
 }
@@ -365,6 +395,10 @@ pln_expr_analyse_purity(PlnExpr *expr)
 		expr->purity = PLN_PURITY_PURE;
 	else
 		expr->purity = PLN_PURITY_IMPURE;
+	expr->simple_calls_only_pure = (expr->purity == PLN_PURITY_PURE ||
+									(expr->simple_expr != NULL &&
+									 pln_expr_tree_calls_only_pure((Node *) expr->simple_expr,
+																   expr->func)));
 }
 
 /*
@@ -390,6 +424,7 @@ pln_describe_impurity(Node *node, PlnFunction *func)
 	Node	   *culprit;
 
 	context.func = func;
+	context.records_allowed = false;
 	context.culprit = NULL;
 	if (!impure_node_walker(node, &context))
 		return NULL;

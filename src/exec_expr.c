@@ -97,6 +97,8 @@ static void param_eval_datum(ExprState *state, ExprEvalStep *op,
 							 ExprContext *econtext);
 static void param_eval_recfield(ExprState *state, ExprEvalStep *op,
 								ExprContext *econtext);
+static void param_eval_rw_array_var(ExprState *state, ExprEvalStep *op,
+									ExprContext *econtext);
 static Oid	null_record_type(PlnRec *rec);
 static bool is_param_of(Node *node, int dno);
 static ParamExternData *param_fetch(ParamListInfo params, int paramid,
@@ -1064,6 +1066,16 @@ param_compile(ParamListInfo params, Param *param, ExprState *state,
 		step.d.cparam.paramid = param->paramid;
 		step.d.cparam.paramtype = param->paramtype;
 	}
+	else if (dno >= estate->ndatums && dno < 2 * estate->ndatums &&
+			 estate->datums[dno - estate->ndatums]->dtype == PLN_DTYPE_VAR)
+	{
+		/* the reference choose_rw_param marked */
+		step.opcode = EEOP_PARAM_CALLBACK;
+		step.d.cparam.paramfunc = param_eval_rw_array_var;
+		step.d.cparam.paramarg = NULL;
+		step.d.cparam.paramid = param->paramid;
+		step.d.cparam.paramtype = param->paramtype;
+	}
 	else
 	{
 		step.opcode = EEOP_PARAM_EXTERN;
@@ -1071,6 +1083,30 @@ param_compile(ParamListInfo params, Param *param, ExprState *state,
 		step.d.param.paramtype = param->paramtype;
 	}
 	ExprEvalPushStep(state, &step);
+}
+
+/*
+ * Run-time step: the array variable an assignment may change in place
+ * (choose_rw_param).  Its own expanded array goes out read/write; a value
+ * that is not ours (an argument, say) read-only.
+ */
+static void
+param_eval_rw_array_var(ExprState *state, ExprEvalStep *op,
+						ExprContext *econtext)
+{
+	PlnExecState *estate = (PlnExecState *) econtext->ecxt_param_list_info->paramFetchArg;
+	int			dno = op->d.cparam.paramid - 1 - estate->ndatums;
+	PlnVar	   *var = (PlnVar *) estate->datums[dno];
+
+	*op->resnull = var->isnull;
+	*op->resvalue = var->value;
+	if (var->isnull)
+		return;
+	if (!var->freeval ||
+		estate->simple_expr_running == NULL ||
+		estate->simple_expr_running->rw_param_dno != dno + 1 ||
+		!VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(var->value)))
+		*op->resvalue = MakeExpandedObjectReadOnly(var->value, false, -1);
 }
 
 /*

@@ -286,26 +286,17 @@ keep_var_value(PlnExecState *estate, PlnVar *var, Datum value)
 	return result;
 }
 
-/*
- * Replace a scalar variable's value.  freeable says whether newvalue is a
- * copy the variable now owns.
- */
+/* Free the value a variable owns (see assign_simple_var) */
 void
-assign_simple_var(PlnExecState *estate, PlnVar *var,
-				  Datum newvalue, bool isnull, bool freeable)
+pln_free_var_value(PlnVar *var)
 {
-	if (var->freeval)
-	{
-		if (DatumIsReadWriteExpandedObject(var->value,
-										   var->isnull,
-										   var->datatype->typlen))
-			DeleteExpandedObject(var->value);
-		else
-			pfree(DatumGetPointer(var->value));
-	}
-	var->value = newvalue;
-	var->isnull = isnull;
-	var->freeval = freeable;
+	if (DatumIsReadWriteExpandedObject(var->value,
+									   var->isnull,
+									   var->datatype->typlen))
+		DeleteExpandedObject(var->value);
+	else
+		pfree(DatumGetPointer(var->value));
+	var->freeval = false;
 }
 
 /* Set a text variable from a C string, copied into the datum context */

@@ -63,6 +63,8 @@ static HTAB *pln_hashtable = NULL;
 #define FUNCTION_CACHE_INITIAL_SIZE 128
 
 static void compile_error_callback(void *arg);
+static PlnFunction *compile_or_look_up(FunctionCallInfo fcinfo,
+									   bool forValidator);
 static PlnFunction *do_compile(FunctionCallInfo fcinfo, HeapTuple procTup,
 							   PlnFunction *function, PlnFuncKey *hashkey,
 							   bool forValidator);
@@ -99,20 +101,30 @@ compiled_from_row(PlnFunction *function, HeapTuple procTup)
 PlnFunction *
 pln_compile(FunctionCallInfo fcinfo, bool forValidator)
 {
-	Oid			funcOid = fcinfo->flinfo->fn_oid;
-	HeapTuple	procTup;
-	Form_pg_proc procStruct;
-	PlnFunction *function;
-	PlnFuncKey	hashkey;
-
 	/*
 	 * A function found through fn_extra and checked against its pg_proc
 	 * row since the row last changed needs no catalog lookup: a change
 	 * clears fn_proc_checked (pln_proc_inval_callback).
 	 */
-	function = (PlnFunction *) fcinfo->flinfo->fn_extra;
-	if (function != NULL && function->fn_proc_checked && !forValidator)
+	PlnFunction *function = (PlnFunction *) fcinfo->flinfo->fn_extra;
+
+	if (likely(function != NULL && function->fn_proc_checked && !forValidator))
 		return function;
+	return compile_or_look_up(fcinfo, forValidator);
+}
+
+/*
+ * The rest of pln_compile: find the function in the cache, checked
+ * against its current pg_proc row, or compile it.
+ */
+static pg_noinline PlnFunction *
+compile_or_look_up(FunctionCallInfo fcinfo, bool forValidator)
+{
+	Oid			funcOid = fcinfo->flinfo->fn_oid;
+	HeapTuple	procTup;
+	Form_pg_proc procStruct;
+	PlnFunction *function;
+	PlnFuncKey	hashkey;
 
 	procTup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcOid));
 	if (!HeapTupleIsValid(procTup))

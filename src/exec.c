@@ -391,15 +391,22 @@ copy_datums(PlnExecState *estate, PlnFunction *func)
 	/* how much the copies take is the same for every call */
 	if (func->datum_copy_space == 0)
 	{
-		Size		total = MAXALIGN(sizeof(PlnDatum *) * ndatums);
+		Size		total = MAXALIGN(offsetof(ParamListInfoData, params)) +
+			MAXALIGN(sizeof(PlnDatum *) * ndatums);
 
 		for (i = 0; i < ndatums; i++)
 			total += MAXALIGN(datum_copy_size(func->datums[i]->dtype));
 		func->datum_copy_space = total;
 	}
 
-	/* one allocation for the array and all the copies: calls are frequent */
+	/*
+	 * One allocation for the call's parameter list (set up by
+	 * pln_setup_param_list), the array and all the copies: calls are
+	 * frequent.
+	 */
 	space = palloc(func->datum_copy_space);
+	estate->paramLI = (ParamListInfo) space;
+	space += MAXALIGN(offsetof(ParamListInfoData, params));
 	estate->ndatums = ndatums;
 	estate->datums = (PlnDatum **) space;
 	space += MAXALIGN(sizeof(PlnDatum *) * ndatums);

@@ -1006,9 +1006,9 @@ exec_eval_integer(PlnExecState *estate, PlnExpr *expr, bool *isNull)
 void
 pln_setup_param_list(PlnExecState *estate)
 {
-	ParamListInfo paramLI;
+	/* the storage comes with the datums' (copy_datums) */
+	ParamListInfo paramLI = estate->paramLI;
 
-	paramLI = makeParamList(0);
 	paramLI->paramFetch = param_fetch;
 	paramLI->paramFetchArg = (void *) estate;
 	paramLI->paramCompile = param_compile;
@@ -1017,7 +1017,6 @@ pln_setup_param_list(PlnExecState *estate)
 	paramLI->parserSetupArg = NULL;
 	/* above the datums: the read/write references, see choose_rw_param */
 	paramLI->numParams = 2 * estate->ndatums;
-	estate->paramLI = paramLI;
 }
 
 /*

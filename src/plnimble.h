@@ -1055,8 +1055,22 @@ exec_cast_value(PlnExecState *estate, Datum value, bool *isnull,
 	return exec_cast_value_slow(estate, value, isnull, valtype, valtypmod,
 								reqtype, reqtypmod);
 }
-extern void assign_simple_var(PlnExecState *estate, PlnVar *var,
-							  Datum newvalue, bool isnull, bool freeable);
+extern void pln_free_var_value(PlnVar *var);
+
+/*
+ * Replace a scalar variable's value.  freeable says whether newvalue is a
+ * copy the variable now owns.  (Inline: loops assign all the time.)
+ */
+static inline void
+assign_simple_var(PlnExecState *estate, PlnVar *var,
+				  Datum newvalue, bool isnull, bool freeable)
+{
+	if (unlikely(var->freeval))
+		pln_free_var_value(var);
+	var->value = newvalue;
+	var->isnull = isnull;
+	var->freeval = freeable;
+}
 extern void assign_text_var(PlnExecState *estate, PlnVar *var,
 							const char *str);
 extern void exec_init_datum(PlnExecState *estate, PlnDatum *datum);

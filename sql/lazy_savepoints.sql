@@ -248,5 +248,36 @@ SELECT (SELECT sum(total_bytes) FROM pg_backend_memory_contexts)
        - bytes < 256 * 1024 AS memory_flat
   FROM sp_mem;
 
+-- a value stored out of line (TOAST) is fetched when the variable gets
+-- it, at function entry for an argument: reading the variable later, in a
+-- pure region, reads no table, and the blocks stay without savepoints
+CREATE TABLE sp_big (id integer, t text);
+ALTER TABLE sp_big ALTER COLUMN t SET STORAGE EXTERNAL;
+INSERT INTO sp_big
+    SELECT 1, string_agg(md5(g::text), '') FROM generate_series(1, 2000) g;
+SELECT pg_column_size(t) > 60000 AS stored_out_of_line FROM sp_big;
+CREATE FUNCTION sp_toasted(t text) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    n integer := 0;
+BEGIN
+    FOR i IN 1..100 LOOP
+        BEGIN
+            n := n + length(t);
+            IF i % 10 = 0 THEN
+                n := n / 0;
+            END IF;
+        EXCEPTION WHEN division_by_zero THEN
+            n := n - 1;
+        END;
+    END LOOP;
+    RETURN n || ' ' || md5(t);
+END
+$$;
+-- (the first call plans the expressions, which takes savepoints)
+SELECT sp_toasted(t) FROM sp_big;
+SELECT * FROM sp_delta();
+SELECT sp_toasted(t) FROM sp_big;
+SELECT * FROM sp_delta();
+
 -- the plan view wants a function run by plnimble
 SELECT * FROM plnimble_savepoint_plan('now()');

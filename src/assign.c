@@ -16,6 +16,7 @@
  */
 #include "postgres.h"
 
+#include "access/detoast.h"
 #include "access/htup_details.h"
 #include "access/tupconvert.h"
 #include "catalog/pg_type.h"
@@ -280,10 +281,32 @@ keep_var_value(PlnExecState *estate, PlnVar *var, Datum value)
 	else if (var->datatype->typlen == -1 &&
 			 VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(value)))
 		result = datumCopy(value, false, -1);
+	else if (var->datatype->typlen == -1 &&
+			 VARATT_IS_EXTERNAL(DatumGetPointer(value)))
+		result = pln_detoast_for_variable(value);
 	else
 		result = datumCopy(value, false, var->datatype->typlen);
 	MemoryContextSwitchTo(oldcontext);
 	return result;
+}
+
+/*
+ * A copy, in the current memory context, of a value that refers to data
+ * stored elsewhere (a TOAST table, or an indirect pointer).
+ *
+ * Variables hold only values in memory, never such references: reading
+ * one would read the TOAST table, taking a lock and pinning buffers, and
+ * a pure region (see savepoint.c) must do neither.  Lazy savepoints rely
+ * on this: a scalar variable may be read without a savepoint.  The fetch
+ * happens when the value is stored, which is at function entry for
+ * arguments and otherwise after the statement that produced the value
+ * has started the savepoints it needs.  (A value compressed in line is
+ * left as it is: expanding it is plain computation.)
+ */
+Datum
+pln_detoast_for_variable(Datum value)
+{
+	return PointerGetDatum(detoast_external_attr((struct varlena *) DatumGetPointer(value)));
 }
 
 /* Free the value a variable owns (see assign_simple_var) */

@@ -105,14 +105,20 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 				/*
 				 * A read-write expanded argument would let us change the
 				 * caller's object in place: work on a copy of our own.  A
-				 * flat value is only ever replaced, never changed, so it
-				 * can be used where it is.
+				 * value stored in a TOAST table is fetched now: variables
+				 * never hold such references, so reading a variable never
+				 * reads a table (see pln_detoast_for_variable).  Other
+				 * flat values are only ever replaced, never changed, so
+				 * they can be used where they are.
 				 */
 				if (!var->isnull && var->datatype->typlen == -1 &&
-					VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(var->value)))
+					VARATT_IS_EXTERNAL(DatumGetPointer(var->value)))
 				{
-					var->value = datumCopy(var->value, false, -1);
-					var->freeval = true;
+					if (VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(var->value)))
+						var->value = datumCopy(var->value, false, -1);
+					else
+						var->value = pln_detoast_for_variable(var->value);
+					var->freeval = (var->value != fcinfo->args[i].value);
 				}
 			}
 			else

@@ -1056,6 +1056,7 @@ exec_cast_value(PlnExecState *estate, Datum value, bool *isnull,
 								reqtype, reqtypmod);
 }
 extern void pln_free_var_value(PlnVar *var);
+extern Datum pln_detoast_for_variable(Datum value);
 
 /*
  * Replace a scalar variable's value.  freeable says whether newvalue is a

@@ -1467,3 +1467,38 @@ SELECT count(*) FROM m_log;
 
 DROP TABLE m_log, m_nest_log, m_nest_cold, m_nest_warm, m_hlog, m_handler_cold,
     m_handler_warm, m_src, m_err_kinds, m_err_cold;
+
+-- an error caught inside a handler does not disturb the handler's own
+-- error: SQLERRM, GET STACKED DIAGNOSTICS and bare RAISE still see it, at
+-- every nesting level
+CREATE FUNCTION lrm_nested_handlers() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    r text := '';
+    msg text;
+    x integer;
+BEGIN
+    BEGIN
+        RAISE EXCEPTION 'outer' USING DETAIL = 'outer detail';
+    EXCEPTION WHEN OTHERS THEN
+        BEGIN
+            x := 1 / 0;
+        EXCEPTION WHEN division_by_zero THEN
+            BEGIN
+                RAISE EXCEPTION 'innermost';
+            EXCEPTION WHEN OTHERS THEN
+                r := r || SQLERRM || ' / ';
+            END;
+            r := r || SQLERRM || ' / ';
+        END;
+        GET STACKED DIAGNOSTICS msg = PG_EXCEPTION_DETAIL;
+        r := r || SQLERRM || ' (' || msg || ')';
+        BEGIN
+            RAISE;
+        EXCEPTION WHEN OTHERS THEN
+            r := r || ' / re-raised: ' || SQLERRM;
+        END;
+    END;
+    RETURN r;
+END
+$$;
+SELECT lrm_nested_handlers();

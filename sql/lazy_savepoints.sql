@@ -279,5 +279,39 @@ SELECT * FROM sp_delta();
 SELECT sp_toasted(t) FROM sp_big;
 SELECT * FROM sp_delta();
 
+-- errors caught in a long loop do not make the call's memory grow while it
+-- runs (the copy of each caught error is freed when its handler is done)
+CREATE FUNCTION sp_mem_in_call(n integer) RETURNS boolean LANGUAGE plnimble AS $$
+DECLARE
+    x integer;
+    caught integer := 0;
+    at_start bigint;
+    at_end bigint;
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            x := i / 0;
+        EXCEPTION WHEN division_by_zero THEN
+            caught := caught + 1;
+        END;
+        BEGIN
+            RAISE EXCEPTION 'failure %', i;
+        EXCEPTION WHEN OTHERS THEN
+            BEGIN
+                x := length(SQLERRM) / 0;
+            EXCEPTION WHEN division_by_zero THEN
+                caught := caught + 1;
+            END;
+        END;
+        IF i = 1000 THEN
+            SELECT sum(total_bytes) INTO at_start FROM pg_backend_memory_contexts;
+        END IF;
+    END LOOP;
+    SELECT sum(total_bytes) INTO at_end FROM pg_backend_memory_contexts;
+    RETURN caught = 2 * n AND at_end - at_start < 256 * 1024;
+END
+$$;
+SELECT sp_mem_in_call(20000);
+
 -- the plan view wants a function run by plnimble
 SELECT * FROM plnimble_savepoint_plan('now()');

@@ -159,10 +159,9 @@ exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
 static void
 forget_plan_error(PlnExpr *expr)
 {
-	if (expr->plan_error != NULL)
-		FreeErrorData(expr->plan_error);
-	if (expr->plan_error_context != NULL)
-		pfree(expr->plan_error_context);
+	/* (FreeErrorData would not free all that CopyErrorData allocated) */
+	if (expr->plan_error_cxt != NULL)
+		MemoryContextReset(expr->plan_error_cxt);
 	expr->plan_error = NULL;
 	expr->plan_error_context = NULL;
 	expr->plan_error_source = NULL;
@@ -177,16 +176,22 @@ forget_plan_error(PlnExpr *expr)
 static void
 remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource)
 {
-	MemoryContext oldcontext = MemoryContextSwitchTo(expr->func->fn_cxt);
-	ErrorData  *edata = CopyErrorData();
+	MemoryContext oldcontext;
+	ErrorData  *edata;
 	char	   *ours;
 
 	forget_plan_error(expr);
+	if (expr->plan_error_cxt == NULL)
+		expr->plan_error_cxt = AllocSetContextCreate(expr->func->fn_cxt,
+													 "PL/nimble planning error",
+													 ALLOCSET_SMALL_SIZES);
+	oldcontext = MemoryContextSwitchTo(expr->plan_error_cxt);
+	edata = CopyErrorData();
 	if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_DATA_EXCEPTION ||
 		edata->cursorpos > 0 || edata->internalpos > 0)
 	{
-		FreeErrorData(edata);
 		MemoryContextSwitchTo(oldcontext);
+		forget_plan_error(expr);
 		return;
 	}
 

@@ -227,6 +227,7 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	bool		nonatomic;
 	PlnFunction *func;
 	PlnExecState *save_cur_estate;
+	int			save_handler_depth;
 	Datum		retval = (Datum) 0;
 	ResourceOwner volatile procedure_resowner = NULL;
 
@@ -266,6 +267,7 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 
 	/* the caller may have changed anything: check plans again */
 	pln_validity_epoch++;
+	save_handler_depth = pln_handler_depth;
 
 	PG_TRY();
 	{
@@ -277,6 +279,8 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	{
 		/* and so may this call have, for the caller's plans */
 		pln_validity_epoch++;
+		/* an error leaving a handler of ours leaves the depth raised */
+		pln_handler_depth = save_handler_depth;
 		func->cur_estate = save_cur_estate;
 		func->use_count--;
 		if (procedure_resowner != NULL)
@@ -313,6 +317,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 	PlnFunction *func;
 	FmgrInfo	flinfo;
 	int			rc;
+	int			save_handler_depth;
 	ResourceOwner volatile procedure_resowner = NULL;
 
 	if ((rc = SPI_connect_ext(codeblock->atomic ? 0 : SPI_OPT_NONATOMIC)) != SPI_OK_CONNECT)
@@ -329,6 +334,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 	func->use_count++;
 	/* see plnimble_call_handler */
 	pln_validity_epoch++;
+	save_handler_depth = pln_handler_depth;
 	if (!codeblock->atomic)
 		procedure_resowner = ResourceOwnerCreate(NULL, "PL/nimble DO block resources");
 	PG_TRY();
@@ -338,6 +344,8 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 	}
 	PG_CATCH();
 	{
+		/* see plnimble_call_handler */
+		pln_handler_depth = save_handler_depth;
 		/* the block's plans live outside its memory: free them too */
 		func->use_count--;
 		func->cur_estate = NULL;

@@ -246,6 +246,7 @@ typedef struct PlnExpr
 	 */
 	ErrorData  *plan_error;
 	char	   *plan_error_context;	/* its CONTEXT lines inside ours */
+	MemoryContext plan_error_cxt;	/* holds both, or NULL */
 	CachedPlanSource *plan_error_source;
 	LocalTransactionId plan_error_lxid;
 } PlnExpr;
@@ -751,6 +752,7 @@ struct PlnSavepointFrame
 	MemoryContext entry_context;
 	PlnStmt    *entry_err_stmt;
 	ErrorData  *entry_cur_error;
+	int			entry_handler_depth;	/* pln_handler_depth */
 
 	/* saved when the subtransaction starts */
 	ResourceOwner outer_owner;
@@ -1106,6 +1108,9 @@ pln_in_lazy_region(PlnExecState *estate)
 {
 	return estate->sp_top != NULL && !estate->sp_top->materialized;
 }
+
+/* savepoint.c: handlers running in the session (for caught errors' memory) */
+extern int	pln_handler_depth;
 
 /* exec_expr.c: bumped by anything that may invalidate a plan */
 extern uint64 pln_validity_epoch;

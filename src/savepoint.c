@@ -43,6 +43,8 @@
 
 #include "plnimble.h"
 
+static MemoryContext caught_error_context(void);
+
 /* this session's counters, see funcs.c */
 PlnSavepointStats pln_stats;
 
@@ -193,7 +195,7 @@ pln_error_context_unseen(PlnExecState *estate, int sqlerrcode)
 /*
  * Run the handler that matches the caught error, with SQLSTATE and
  * SQLERRM set and the error available to bare RAISE.  Re-throws the error
- * if no handler matches.  edata is freed.
+ * if no handler matches.  edata, in caught_error_context(), goes with it.
  */
 static pg_noinline int
 run_matching_handler(PlnExecState *estate, PlnStmtBlock *block,
@@ -217,11 +219,70 @@ run_matching_handler(PlnExecState *estate, PlnStmtBlock *block,
 	estate->cur_error = edata;
 	estate->err_text = NULL;
 
+	/* errors caught inside the handler go one level deeper */
+	pln_handler_depth++;
 	rc = exec_stmts(estate, action->action);
+	pln_handler_depth--;
 
 	estate->cur_error = save_cur_error;
-	FreeErrorData(edata);
+	MemoryContextReset(caught_error_context());
 	return rc;
+}
+
+/* ----------
+ * Memory for caught errors
+ *
+ * A caught error is copied out of the error system (CopyErrorData) and
+ * must stay while its handler runs, for SQLERRM, GET STACKED DIAGNOSTICS
+ * and bare RAISE.  FreeErrorData does not free everything CopyErrorData
+ * allocates (the copies of the file and function names, for one), so the
+ * copy goes into a memory context of its own, reset when the handler is
+ * done: a loop that catches millions of errors must not grow.
+ *
+ * Handlers nest (an error caught inside a handler, in the same call or in
+ * a function it calls), and an inner catch must not destroy the outer
+ * handler's error.  So there is one context per nesting level:
+ * pln_handler_depth counts the handlers running in the session, and a
+ * catch at depth d uses context d, whose handler then runs at depth d + 1.
+ * Blocks and calls put the depth back as it was when an error leaves a
+ * handler (restore_call_state, plnimble_call_handler).  The contexts live
+ * for the session: they hold at most one error each between uses, and a
+ * COMMIT in a handler (allowed in a procedure) must not free the error.
+ * ----------
+ */
+int			pln_handler_depth = 0;
+
+static MemoryContext *caught_error_contexts = NULL;
+static int	n_caught_error_contexts = 0;
+
+static MemoryContext
+caught_error_context(void)
+{
+	int			depth = pln_handler_depth;
+
+	if (unlikely(depth >= n_caught_error_contexts))
+	{
+		int			newsize = Max(8, depth * 2);
+
+		if (caught_error_contexts == NULL)
+			caught_error_contexts =
+				MemoryContextAllocZero(TopMemoryContext,
+									   sizeof(MemoryContext) * newsize);
+		else
+		{
+			caught_error_contexts =
+				repalloc(caught_error_contexts, sizeof(MemoryContext) * newsize);
+			memset(caught_error_contexts + n_caught_error_contexts, 0,
+				   sizeof(MemoryContext) * (newsize - n_caught_error_contexts));
+		}
+		n_caught_error_contexts = newsize;
+	}
+	if (unlikely(caught_error_contexts[depth] == NULL))
+		caught_error_contexts[depth] =
+			AllocSetContextCreate(TopMemoryContext,
+								  "PL/nimble caught error",
+								  ALLOCSET_SMALL_SIZES);
+	return caught_error_contexts[depth];
 }
 
 /*
@@ -289,6 +350,7 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 	estate->raising_notice = false;
 	/* a handler inside the block that failed is no longer running */
 	estate->cur_error = frame->entry_cur_error;
+	pln_handler_depth = frame->entry_handler_depth;
 	/* what the failed statement left in scratch memory */
 	exec_eval_cleanup(estate);
 	if (estate->stmt_mcontext != NULL)
@@ -311,7 +373,7 @@ catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
 	if (find_handler(block, geterrcode()) == NULL)
 		PG_RE_THROW();
 
-	MemoryContextSwitchTo(estate->datum_context);
+	MemoryContextSwitchTo(caught_error_context());
 	edata = CopyErrorData();
 	FlushErrorState();
 	MemoryContextSwitchTo(frame->entry_context);
@@ -333,7 +395,7 @@ catch_with_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 	estate->err_text = "during exception cleanup";
 
 	/* keep the error data in memory that survives the rollback */
-	MemoryContextSwitchTo(estate->datum_context);
+	MemoryContextSwitchTo(caught_error_context());
 	edata = CopyErrorData();
 	FlushErrorState();
 
@@ -420,6 +482,7 @@ exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 	frame.entry_context = CurrentMemoryContext;
 	frame.entry_err_stmt = estate->err_stmt;
 	frame.entry_cur_error = estate->cur_error;
+	frame.entry_handler_depth = pln_handler_depth;
 
 	if (unlikely(!pln_lazy_savepoints || !estate->search_path_checked))
 		enter_frame_slowly(estate, &frame);

@@ -5,7 +5,7 @@
 #
 # Runs one function of N iterations (default 10,000,000) that does
 # assignments, string building, array appends, a SELECT INTO every 10th
-# iteration and a caught error every 100th, first in plpgsql and then in
+# iteration, an EXECUTE and a caught error every 100th, first in plpgsql and then in
 # plnimble, each in a session of its own on a throwaway cluster.  Before and
 # after the long call it reads the backend's resident memory (VmRSS) and its
 # peak (VmHWM) from /proc, and the total of pg_backend_memory_contexts.  A
@@ -80,6 +80,10 @@ BEGIN
       SELECT t.v INTO v FROM mem_t t WHERE t.id = i % 100 + 1;
       total := total + length(v) + array_length(a, 1);
     END IF;
+    IF i % 100 = 0 THEN
+      EXECUTE format('SELECT length(%L)', s) INTO v;
+      total := total + v::int;
+    END IF;
     BEGIN
       IF i % 100 = 0 THEN
         total := total / 0;
@@ -143,7 +147,7 @@ mkdir -p "$RESULTS_DIR"
 	echo "| command | \`bench/memory.sh -n $N\` |"
 	echo "| PostgreSQL | $("${PSQL[@]}" -A -t -c 'SHOW server_version') |"
 	echo "| source | git $(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown) |"
-	echo "| workload | $N iterations of string building, array appends, a SELECT INTO every 10th and a caught division by zero every 100th, in one call |"
+	echo "| workload | $N iterations of string building, array appends, a SELECT INTO every 10th, an EXECUTE and a caught division by zero every 100th, in one call |"
 	echo
 	echo "| language | result | VmRSS before kB | VmRSS after kB | VmHWM before kB | VmHWM after kB | memory contexts before kB | after kB |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|"

@@ -1074,13 +1074,16 @@ pln_cast_is_pure(PlnExecState *estate,
 }
 
 /*
- * Convert a value to its text form, in the current memory context.
+ * Convert a value to its text form, in the expression context's scratch
+ * memory: valid until the next exec_eval_cleanup.
  */
 char *
 convert_value_to_string(PlnExecState *estate, Datum value, Oid valtype)
 {
 	Oid			typoutput;
 	bool		typIsVarlena;
+	MemoryContext oldcontext;
+	char	   *result;
 
 	/* the common types need no catalog lookup, see purity.c */
 	typoutput = pln_pure_output_function(valtype);
@@ -1089,5 +1092,10 @@ convert_value_to_string(PlnExecState *estate, Datum value, Oid valtype)
 		pln_need_savepoint(estate);
 		getTypeOutputInfo(valtype, &typoutput, &typIsVarlena);
 	}
-	return OidOutputFunctionCall(typoutput, value);
+
+	/* scratch memory: statements in loops must not pile up strings */
+	oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
+	result = OidOutputFunctionCall(typoutput, value);
+	MemoryContextSwitchTo(oldcontext);
+	return result;
 }

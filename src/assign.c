@@ -612,6 +612,19 @@ pln_rec_set_empty(PlnExecState *estate, PlnRec *rec, TupleDesc tupdesc)
 	rec->erh = newerh;
 }
 
+/* Like pln_rec_set_empty, with the shape of another record's value */
+void
+pln_rec_set_empty_like(PlnExecState *estate, PlnRec *rec, PlnRec *model)
+{
+	ExpandedRecordHeader *newerh;
+
+	/* (cheaper: the row type is taken from the model, not looked up) */
+	newerh = make_expanded_record_from_exprecord(model->erh,
+												 estate->datum_context);
+	pln_rec_set_null(estate, rec);
+	rec->erh = newerh;
+}
+
 /* Make a record NULL (unassigned) */
 void
 pln_rec_set_null(PlnExecState *estate, PlnRec *rec)

@@ -28,6 +28,7 @@
 #include "nodes/makefuncs.h"
 #include "parser/parse_node.h"
 #include "utils/builtins.h"
+#include "utils/formatting.h"
 #include "utils/fmgroids.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
@@ -173,12 +174,29 @@ compile_or_look_up(FunctionCallInfo fcinfo, bool forValidator)
 }
 
 /*
+ * Can the function's text name the variable?  Only by name can code reach
+ * a variable, so a TG_ variable whose name does not occur in the text
+ * (in any case) is never read, and need not be given a value per call.
+ * A Unicode-escaped identifier (U&"...") could spell any name: with one,
+ * every name counts as named.
+ */
+static bool
+source_may_name(const char *lower_source, const char *name)
+{
+	return strstr(lower_source, name) != NULL ||
+		strstr(lower_source, "u&") != NULL;
+}
+
+/*
  * The variables a trigger function gets: NEW and OLD (records, given a
  * value per call) and the TG_ variables, all visible by name.
  */
 static void
-declare_trigger_variables(PlnFunction *function, bool dml)
+declare_trigger_variables(PlnFunction *function, bool dml,
+						  const char *proc_source)
 {
+	char	   *lower_source = asc_tolower(proc_source, strlen(proc_source));
+
 	static const struct
 	{
 		PlnTgVar	which;
@@ -219,7 +237,10 @@ declare_trigger_variables(PlnFunction *function, bool dml)
 												  function->fn_input_collation,
 												  NULL),
 							   true)->dno;
+		function->tg_var_named[tgvars[i].which] =
+			source_may_name(lower_source, tgvars[i].name);
 	}
+	pfree(lower_source);
 }
 
 /*
@@ -447,7 +468,7 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 	function->fn_is_trigger = is_trigger;
 	function->fn_is_event_trigger = is_event_trigger;
 	if (is_trigger || is_event_trigger)
-		declare_trigger_variables(function, is_trigger);
+		declare_trigger_variables(function, is_trigger, proc_source);
 
 	/*
 	 * One OUT parameter is a function's result; several make a row.  A

@@ -367,9 +367,12 @@ pln_init_analysis_state(PlnExecState *estate, PlnFunction *func)
 
 /*
  * Each call works on its own copy of the variables, so that recursion and
- * concurrent calls do not interfere.  Record fields are copied too, for
- * their lookup cache; rows have no run-time state and are shared with the
- * compiled function.  datum_copy_size says how much of a datum is copied.
+ * concurrent calls do not interfere.  Rows have no run-time state and are
+ * shared with the compiled function, and so are record fields: their
+ * lookup cache is keyed by the tuple descriptor's identifier, which the
+ * server never hands out twice in a session, so an entry left by an
+ * earlier call (or an outer recursion level) is either right or ignored.
+ * datum_copy_size says how much of a datum is copied.
  */
 static Size
 datum_copy_size(PlnDatumType dtype)
@@ -380,35 +383,71 @@ datum_copy_size(PlnDatumType dtype)
 			return sizeof(PlnVar);
 		case PLN_DTYPE_REC:
 			return sizeof(PlnRec);
-		case PLN_DTYPE_RECFIELD:
-			return sizeof(PlnRecField);
 		default:
 			return 0;			/* shared, not copied */
 	}
+}
+
+/*
+ * Lay out, once per compiled function, the copies every call starts with:
+ * one image holding them all, and each datum's offset in it.  The
+ * compiled datums are never changed at run time, so the image stays
+ * true to them.
+ */
+static void
+build_datum_copy_image(PlnFunction *func)
+{
+	MemoryContext fn_context = GetMemoryChunkContext(func);
+	int			ndatums = func->ndatums;
+	int		   *offsets;
+	Size		image_size = 0;
+	char	   *image;
+	int			i;
+
+	offsets = MemoryContextAlloc(fn_context, sizeof(int) * Max(ndatums, 1));
+	for (i = 0; i < ndatums; i++)
+	{
+		Size		size = datum_copy_size(func->datums[i]->dtype);
+
+		offsets[i] = -1;
+		if (size > 0)
+		{
+			offsets[i] = (int) image_size;
+			image_size += MAXALIGN(size);
+		}
+	}
+
+	image = MemoryContextAlloc(fn_context, Max(image_size, 1));
+	for (i = 0; i < ndatums; i++)
+	{
+		if (offsets[i] >= 0)
+			memcpy(image + offsets[i], func->datums[i],
+				   datum_copy_size(func->datums[i]->dtype));
+	}
+
+	func->datum_copy_offset = offsets;
+	func->datum_copy_image = image;
+	func->datum_copy_image_size = image_size;
+	func->datum_copy_space = MAXALIGN(offsetof(ParamListInfoData, params)) +
+		MAXALIGN(sizeof(PlnDatum *) * ndatums) + image_size;
 }
 
 static void
 copy_datums(PlnExecState *estate, PlnFunction *func)
 {
 	int			ndatums = func->ndatums;
+	const int  *offsets;
 	char	   *space;
+	char	   *copies;
 	int			i;
 
-	/* how much the copies take is the same for every call */
 	if (func->datum_copy_space == 0)
-	{
-		Size		total = MAXALIGN(offsetof(ParamListInfoData, params)) +
-			MAXALIGN(sizeof(PlnDatum *) * ndatums);
-
-		for (i = 0; i < ndatums; i++)
-			total += MAXALIGN(datum_copy_size(func->datums[i]->dtype));
-		func->datum_copy_space = total;
-	}
+		build_datum_copy_image(func);
 
 	/*
 	 * One allocation for the call's parameter list (set up by
-	 * pln_setup_param_list), the array and all the copies: calls are
-	 * frequent.
+	 * pln_setup_param_list), the array and all the copies, which are
+	 * filled in with one memcpy: calls are frequent.
 	 */
 	space = palloc(func->datum_copy_space);
 	estate->paramLI = (ParamListInfo) space;
@@ -417,23 +456,12 @@ copy_datums(PlnExecState *estate, PlnFunction *func)
 	estate->datums = (PlnDatum **) space;
 	space += MAXALIGN(sizeof(PlnDatum *) * ndatums);
 
+	copies = space;
+	memcpy(copies, func->datum_copy_image, func->datum_copy_image_size);
+	offsets = func->datum_copy_offset;
 	for (i = 0; i < ndatums; i++)
-	{
-		PlnDatum   *orig = func->datums[i];
-		Size		size = datum_copy_size(orig->dtype);
-		PlnDatum   *copy = orig;
-
-		if (size > 0)
-		{
-			copy = (PlnDatum *) space;
-			memcpy(copy, orig, size);
-			space += MAXALIGN(size);
-			/* a field's lookup cache is per call */
-			if (copy->dtype == PLN_DTYPE_RECFIELD)
-				((PlnRecField *) copy)->rectupdescid = INVALID_TUPLEDESC_IDENTIFIER;
-		}
-		estate->datums[i] = copy;
-	}
+		estate->datums[i] = (offsets[i] >= 0) ?
+			(PlnDatum *) (copies + offsets[i]) : func->datums[i];
 }
 
 /*
@@ -619,7 +647,11 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 
 	lazy = stmt_may_run_lazily(stmt);
 	if (!lazy)
+	{
 		pln_need_savepoint(estate);
+		/* it may end the transaction, snapshots and all (COMMIT, CALL) */
+		estate->portal_snapshot_ensured = false;
+	}
 
 	switch (stmt->cmd_type)
 	{
@@ -900,13 +932,12 @@ exec_stmt_case(PlnExecState *estate, PlnStmtCase *stmt)
 }
 
 /*
- * What a loop does with its body's result code.  Sets *exit_loop when the
- * loop must stop, and returns the code the loop statement should return
- * in that case.
+ * exec_loop_body_rc for a body that did not run to its end: EXIT,
+ * CONTINUE or RETURN.
  */
 int
-exec_loop_body_rc(PlnExecState *estate, int rc, const char *label,
-				  bool *exit_loop)
+exec_loop_body_rc_slow(PlnExecState *estate, int rc, const char *label,
+					   bool *exit_loop)
 {
 	*exit_loop = false;
 	switch (rc)

@@ -824,8 +824,17 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	pure = simple_expr_ready_for_pure_eval(expr, curlxid);
 	if (!pure)
 	{
-		/* a snapshot may be needed after COMMIT in a procedure */
-		EnsurePortalSnapshotExists();
+		/*
+		 * A snapshot may be needed after COMMIT in a procedure.  Once one
+		 * is there, only an impure statement (exec_stmt clears the flag)
+		 * or a subtransaction rollback can take it away: expressions run
+		 * nothing that could end the transaction.
+		 */
+		if (unlikely(!estate->portal_snapshot_ensured))
+		{
+			EnsurePortalSnapshotExists();
+			estate->portal_snapshot_ensured = true;
+		}
 
 		/*
 		 * Reading records needs a savepoint, but when that is all the

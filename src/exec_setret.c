@@ -192,7 +192,30 @@ exec_stmt_return_next(PlnExecState *estate, PlnStmtReturnNext *stmt)
 	{
 		PlnDatum   *retvar = estate->datums[stmt->retvarno];
 
-		if (retvar->dtype == PLN_DTYPE_ROW)
+		if (retvar->dtype == PLN_DTYPE_VAR &&
+			!((PlnVar *) retvar)->datatype->typisarray)
+		{
+			/* the common case, a scalar variable */
+			PlnVar	   *var = (PlnVar *) retvar;
+			Datum		value = var->value;
+			bool		isnull = var->isnull;
+			Form_pg_attribute attr = TupleDescAttr(tupdesc, 0);
+
+			if (tupdesc->natts == 1 &&
+				attr->atttypid == var->datatype->typoid &&
+				(attr->atttypmod == -1 ||
+				 attr->atttypmod == var->datatype->atttypmod))
+			{
+				/* no conversion: nothing is left in scratch memory */
+				tuplestore_putvalues(estate->tuple_store, tupdesc,
+									 &value, &isnull);
+				MemoryContextSwitchTo(oldcontext);
+				return PLN_RC_OK;
+			}
+			store_scalar(estate, value, isnull,
+						 var->datatype->typoid, var->datatype->atttypmod);
+		}
+		else if (retvar->dtype == PLN_DTYPE_ROW)
 		{
 			/* the OUT parameters */
 			HeapTuple	tup = pln_row_to_tuple(estate, (PlnRow *) retvar,

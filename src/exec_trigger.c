@@ -27,14 +27,44 @@
 
 #include "plnimble.h"
 
-/* Set a TG_ variable to a C string (as text or name) */
+/*
+ * Set a TG_ variable to a C string.  They are of type name or text, and
+ * are set on every call: the value is built in the variable's type
+ * directly rather than as text to be cast.
+ */
 static void
 set_tg_text(PlnExecState *estate, PlnTgVar which, const char *str)
 {
 	int			dno = estate->func->tg_varnos[which];
+	PlnVar	   *var;
+	MemoryContext oldcontext;
+	Datum		value;
 
-	if (dno >= 0)
-		exec_assign_c_string(estate, estate->datums[dno], str);
+	/* a variable the code cannot name keeps its NULL */
+	if (dno < 0 || !estate->func->tg_var_named[which])
+		return;
+	var = (PlnVar *) estate->datums[dno];
+	if (var->dtype != PLN_DTYPE_VAR ||
+		(var->datatype->typoid != NAMEOID && var->datatype->typoid != TEXTOID))
+	{
+		exec_assign_c_string(estate, (PlnDatum *) var, str);
+		return;
+	}
+
+	oldcontext = MemoryContextSwitchTo(estate->datum_context);
+	if (var->datatype->typoid == NAMEOID)
+	{
+		Name		name = (Name) palloc0(NAMEDATALEN);
+
+		/* (the strings are names already: nothing to clip) */
+		namestrcpy(name, str ? str : "");
+		value = NameGetDatum(name);
+	}
+	else
+		value = CStringGetTextDatum(str ? str : "");
+	MemoryContextSwitchTo(oldcontext);
+
+	assign_simple_var(estate, var, value, false, true);
 }
 
 /* Set a TG_ variable to a Datum of the given type */
@@ -44,7 +74,7 @@ set_tg_value(PlnExecState *estate, PlnTgVar which, Datum value, bool isnull,
 {
 	int			dno = estate->func->tg_varnos[which];
 
-	if (dno >= 0)
+	if (dno >= 0 && estate->func->tg_var_named[which])
 		exec_assign_value(estate, estate->datums[dno], value, isnull,
 						  valtype, -1);
 }
@@ -96,7 +126,7 @@ setup_dml_trigger(PlnExecState *estate, TriggerData *trigdata)
 	 * kinds of trigger can name their fields.
 	 */
 	pln_rec_set_empty(estate, rec_new, tupdesc);
-	pln_rec_set_empty(estate, rec_old, tupdesc);
+	pln_rec_set_empty_like(estate, rec_old, rec_new);
 	if (TRIGGER_FIRED_FOR_ROW(event))
 	{
 		if (TRIGGER_FIRED_BY_INSERT(event))
@@ -139,12 +169,16 @@ setup_dml_trigger(PlnExecState *estate, TriggerData *trigdata)
 				 ObjectIdGetDatum(RelationGetRelid(rel)), false, OIDOID);
 	set_tg_text(estate, PLN_TG_RELNAME, RelationGetRelationName(rel));
 	set_tg_text(estate, PLN_TG_TABLE_NAME, RelationGetRelationName(rel));
-	set_tg_text(estate, PLN_TG_TABLE_SCHEMA,
-				get_namespace_name(RelationGetNamespace(rel)));
+	if (func->tg_var_named[PLN_TG_TABLE_SCHEMA])
+		set_tg_text(estate, PLN_TG_TABLE_SCHEMA,
+					get_namespace_name(RelationGetNamespace(rel)));
 	set_tg_value(estate, PLN_TG_NARGS,
 				 Int32GetDatum(trigdata->tg_trigger->tgnargs), false, INT4OID);
-	argv = trigger_argv(trigdata->tg_trigger, &isnull);
-	set_tg_value(estate, PLN_TG_ARGV, argv, isnull, TEXTARRAYOID);
+	if (func->tg_var_named[PLN_TG_ARGV])
+	{
+		argv = trigger_argv(trigdata->tg_trigger, &isnull);
+		set_tg_value(estate, PLN_TG_ARGV, argv, isnull, TEXTARRAYOID);
+	}
 }
 
 /*
@@ -162,6 +196,22 @@ pln_trigger_setup(PlnExecState *estate, FunctionCallInfo fcinfo)
 		set_tg_text(estate, PLN_TG_EVENT, evdata->event);
 		set_tg_text(estate, PLN_TG_TAG, GetCommandTagName(evdata->tag));
 	}
+}
+
+/*
+ * How to turn a returned row into the triggering table's shape: NULL when
+ * it has that shape already (a row of the table's own row type), else a
+ * conversion map, or an error if the shapes do not match.
+ */
+static TupleConversionMap *
+trigger_result_map(TupleDesc retdesc, TupleDesc reldesc)
+{
+	if (retdesc->tdtypeid == reldesc->tdtypeid &&
+		retdesc->tdtypeid != RECORDOID &&
+		retdesc->natts == reldesc->natts)
+		return NULL;
+	return convert_tuples_by_position(retdesc, reldesc,
+									  gettext_noop("returned row structure does not match the structure of the triggering table"));
 }
 
 /*
@@ -184,23 +234,42 @@ pln_trigger_result(PlnExecState *estate, FunctionCallInfo fcinfo)
 	if (estate->retisnull || !TRIGGER_FIRED_FOR_ROW(trigdata->tg_event))
 		return PointerGetDatum(NULL);
 
-	if (!type_is_rowtype(estate->rettype))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("cannot return non-composite value from function returning composite type")));
+	/*
+	 * The usual case, RETURN NEW or another record variable: take the
+	 * tuple from the expanded record, which saves flattening it first.
+	 */
+	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(estate->retval)) &&
+		((ExpandedRecordHeader *) DatumGetEOHP(estate->retval))->er_magic == ER_MAGIC)
+	{
+		ExpandedRecordHeader *erh = (ExpandedRecordHeader *) DatumGetEOHP(estate->retval);
 
-	td = DatumGetHeapTupleHeader(estate->retval);
-	retdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
-									 HeapTupleHeaderGetTypMod(td));
-	tmptup.t_len = HeapTupleHeaderGetDatumLength(td);
-	ItemPointerSetInvalid(&(tmptup.t_self));
-	tmptup.t_tableOid = InvalidOid;
-	tmptup.t_data = td;
+		retdesc = expanded_record_get_tupdesc(erh);
+		rettup = expanded_record_get_tuple(erh);
+		if (rettup == NULL)
+			return PointerGetDatum(NULL);
+		map = trigger_result_map(retdesc, reldesc);
+		if (map != NULL)
+			rettup = execute_attr_map_tuple(rettup, map);
+	}
+	else
+	{
+		if (!type_is_rowtype(estate->rettype))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("cannot return non-composite value from function returning composite type")));
 
-	map = convert_tuples_by_position(retdesc, reldesc,
-									 gettext_noop("returned row structure does not match the structure of the triggering table"));
-	rettup = map ? execute_attr_map_tuple(&tmptup, map) : &tmptup;
-	ReleaseTupleDesc(retdesc);
+		td = DatumGetHeapTupleHeader(estate->retval);
+		retdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
+										 HeapTupleHeaderGetTypMod(td));
+		tmptup.t_len = HeapTupleHeaderGetDatumLength(td);
+		ItemPointerSetInvalid(&(tmptup.t_self));
+		tmptup.t_tableOid = InvalidOid;
+		tmptup.t_data = td;
+
+		map = trigger_result_map(retdesc, reldesc);
+		rettup = map ? execute_attr_map_tuple(&tmptup, map) : &tmptup;
+		ReleaseTupleDesc(retdesc);
+	}
 
 	/* the trigger manager takes it in the caller's memory */
 	oldcontext = MemoryContextSwitchTo(estate->datum_context);

@@ -713,6 +713,7 @@ typedef struct PlnFunction
 	int			new_varno;
 	int			old_varno;
 	int			tg_varnos[PLN_TG_NVARS];
+	bool		tg_var_named[PLN_TG_NVARS]; /* may the code read it? */
 
 	PlnResolveOption resolve_option;
 	bool		print_strict_params;
@@ -730,6 +731,10 @@ typedef struct PlnFunction
 	/* run-time bookkeeping */
 	Size		datum_copy_space;	/* bytes per call for datum copies, or
 									 * 0 until the first call */
+	char	   *datum_copy_image;	/* the copies as each call starts */
+	Size		datum_copy_image_size;
+	int		   *datum_copy_offset;	/* per datum: its place in the image,
+									 * or -1 when shared */
 	uint32		fn_proc_hashvalue;	/* of its pg_proc row in the syscache */
 	bool		fn_proc_checked;	/* valid as of the row's last change */
 	unsigned long use_count;	/* calls in progress: do not free while > 0 */
@@ -806,6 +811,8 @@ typedef struct PlnExecState
 	ResourceOwner tuple_store_owner;
 	bool		search_path_checked;	/* up to date since the last
 										 * impure work? */
+	bool		portal_snapshot_ensured;	/* active snapshot known to exist
+											 * since the last impure work? */
 	bool		spi_connected;	/* has this call connected to SPI? */
 	bool		spi_finish;		/* and must it finish SPI at exit? */
 
@@ -1024,8 +1031,25 @@ extern int	exec_stmt_close(PlnExecState *estate, PlnStmtClose *stmt);
 extern int	exec_stmt_forc(PlnExecState *estate, PlnStmtForC *stmt);
 extern int	exec_run_select(PlnExecState *estate, PlnExpr *expr,
 							long maxtuples, Portal *portalP);
-extern int	exec_loop_body_rc(PlnExecState *estate, int rc, const char *label,
-							  bool *exit_loop);
+extern int	exec_loop_body_rc_slow(PlnExecState *estate, int rc,
+								   const char *label, bool *exit_loop);
+
+/*
+ * What a loop does with its body's result code.  Sets *exit_loop when the
+ * loop must stop, and returns the code the loop statement should return
+ * in that case.  The usual case, a body that ran to its end, is inline.
+ */
+static inline int
+exec_loop_body_rc(PlnExecState *estate, int rc, const char *label,
+				  bool *exit_loop)
+{
+	if (likely(rc == PLN_RC_OK))
+	{
+		*exit_loop = false;
+		return PLN_RC_OK;
+	}
+	return exec_loop_body_rc_slow(estate, rc, label, exit_loop);
+}
 
 /* assign.c: storing values into datums */
 extern void exec_assign_value(PlnExecState *estate, PlnDatum *target,
@@ -1080,6 +1104,8 @@ extern void exec_init_datum(PlnExecState *estate, PlnDatum *datum);
 extern void pln_rec_set_null(PlnExecState *estate, PlnRec *rec);
 extern void pln_rec_set_empty(PlnExecState *estate, PlnRec *rec,
 							  TupleDesc tupdesc);
+extern void pln_rec_set_empty_like(PlnExecState *estate, PlnRec *rec,
+								   PlnRec *model);
 extern void pln_rec_set_tuple(PlnExecState *estate, PlnRec *rec,
 							  HeapTuple tup, TupleDesc tupdesc);
 extern void pln_rec_expand_for_read(PlnRec *rec);

@@ -240,6 +240,13 @@ param_is_pure(Param *param, PurityContext *context)
 
 	if (param->paramkind != PARAM_EXTERN || func == NULL)
 		return false;
+	/*
+	 * An array variable that an assignment changes in place is referenced
+	 * by a number above the datums' (see choose_rw_param): it is still the
+	 * variable, and changing its expanded array in place is plain C.
+	 */
+	if (dno >= func->ndatums && dno < 2 * func->ndatums)
+		dno -= func->ndatums;
 	if (dno < 0 || dno >= func->ndatums)
 		return false;
 	dtype = func->datums[dno]->dtype;

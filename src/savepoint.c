@@ -401,6 +401,8 @@ catch_with_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 
 	RollbackAndReleaseCurrentSubTransaction();
 	CurrentResourceOwner = frame->outer_owner;
+	/* a snapshot pushed inside the subtransaction went with it */
+	estate->portal_snapshot_ensured = false;
 
 	/* the expression context and any SPI result went with the rollback */
 	estate->eval_econtext = frame->outer_econtext;

@@ -1,0 +1,243 @@
+-- fast_paths: the shortcuts the executor takes for speed give the same
+-- answers as the general paths they bypass (docs/design.md, "Where the
+-- time goes").  Trigger variables are given values only when the
+-- function's text can name them: spelt in any case, behind a block label,
+-- or as Unicode-escaped identifiers; a function naming none still sees
+-- NEW and OLD.  RETURN NEW hands back the expanded record's own tuple,
+-- also after columns were dropped and added; a record of another shape is
+-- converted or refused.  Record field lookups are cached across calls
+-- while records change shape between calls and between recursion levels.
+-- Array element assignment changes the array in place, inside exception
+-- blocks too, and an error in it leaves the array as it was.  RETURN NEXT
+-- of a scalar variable, with and without a conversion to the result type.
+-- Expressions right after COMMIT in a procedure, and after a rolled-back
+-- subtransaction there.
+
+CREATE TABLE fp_t (id int PRIMARY KEY, name text, qty int, total numeric(8,2));
+
+-- no TG_ variable named: only NEW is used
+CREATE FUNCTION fp_plain() RETURNS trigger LANGUAGE plnimble AS $$
+BEGIN
+  NEW.name := upper(NEW.name);
+  NEW.total := NEW.qty * 1.005;
+  RETURN NEW;
+END
+$$;
+CREATE TRIGGER fp_1 BEFORE INSERT OR UPDATE ON fp_t
+  FOR EACH ROW EXECUTE FUNCTION fp_plain();
+
+-- every TG_ variable, in mixed case and qualified by the function name
+CREATE FUNCTION fp_names() RETURNS trigger LANGUAGE plnimble AS $$
+BEGIN
+  RAISE NOTICE '% % % % % % % % % %', Tg_Name, TG_WHEN, tg_level,
+    fp_names.tg_op, tg_relid = 'fp_t'::regclass, TG_RELNAME, Tg_Table_Name,
+    TG_TABLE_SCHEMA, TG_NARGS, TG_ARGV;
+  RETURN NEW;
+END
+$$;
+CREATE TRIGGER fp_2 BEFORE INSERT ON fp_t
+  FOR EACH ROW EXECUTE FUNCTION fp_names('a', 'b c');
+
+-- names spelt with Unicode escapes
+CREATE FUNCTION fp_escaped() RETURNS trigger LANGUAGE plnimble AS $$
+BEGIN
+  RAISE NOTICE 'op %, table %, argv %', U&"tg\005fop", U&"tg\005ftable\005fname",
+    U&"tg\005fargv";
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER fp_3 AFTER INSERT ON fp_t
+  FOR EACH ROW EXECUTE FUNCTION fp_escaped('x');
+
+INSERT INTO fp_t VALUES (1, 'ab', 3), (2, 'cd', 4);
+UPDATE fp_t SET qty = qty + 10 WHERE id = 2;
+SELECT * FROM fp_t ORDER BY id;
+
+-- the table changes shape: a dropped column stays in the row type
+DROP TRIGGER fp_2 ON fp_t;
+DROP TRIGGER fp_3 ON fp_t;
+ALTER TABLE fp_t DROP COLUMN name;
+ALTER TABLE fp_t ADD COLUMN label text;
+CREATE OR REPLACE FUNCTION fp_plain() RETURNS trigger LANGUAGE plnimble AS $$
+BEGIN
+  NEW.label := 'n' || NEW.id;
+  NEW.total := NEW.qty * 1.005;
+  RETURN NEW;
+END
+$$;
+INSERT INTO fp_t VALUES (3, 5);
+UPDATE fp_t SET qty = 7 WHERE id = 1;
+SELECT * FROM fp_t ORDER BY id;
+
+-- returning a record of another table: converted when the columns match
+-- by position, refused when they do not
+CREATE TABLE fp_same (a int, b int, c numeric(8,2), d text);
+CREATE TABLE fp_other (a int, b text);
+CREATE FUNCTION fp_swap() RETURNS trigger LANGUAGE plnimble AS $$
+DECLARE
+  r record;
+BEGIN
+  IF NEW.qty > 100 THEN
+    SELECT 1 AS a, 'x'::text AS b INTO r;
+    r := ROW(1, 'x')::fp_other;
+  ELSE
+    r := ROW(NEW.id, NEW.qty * 2, NEW.total, 'swapped')::fp_same;
+  END IF;
+  RETURN r;
+END
+$$;
+DROP TRIGGER fp_1 ON fp_t;
+CREATE TRIGGER fp_4 BEFORE INSERT ON fp_t
+  FOR EACH ROW EXECUTE FUNCTION fp_swap();
+INSERT INTO fp_t VALUES (4, 6, 1.50);
+INSERT INTO fp_t VALUES (5, 600, 1.50);
+SELECT * FROM fp_t ORDER BY id;
+
+-- record field lookups across calls: the record's shape changes per call
+CREATE TABLE fp_r1 (x int, y text);
+CREATE TABLE fp_r2 (y text, z int, x int);
+INSERT INTO fp_r1 VALUES (1, 'one');
+INSERT INTO fp_r2 VALUES ('two', 0, 2);
+CREATE FUNCTION fp_field(which int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+  r record;
+BEGIN
+  IF which = 1 THEN
+    SELECT * INTO r FROM fp_r1;
+  ELSIF which = 2 THEN
+    SELECT * INTO r FROM fp_r2;
+  ELSE
+    SELECT 7 AS z INTO r;
+  END IF;
+  RETURN r.x || ':' || r.y;
+END
+$$;
+SELECT fp_field(1), fp_field(2), fp_field(1), fp_field(2);
+SELECT fp_field(3);
+SELECT fp_field(1);
+
+-- and between recursion levels
+CREATE FUNCTION fp_nested(depth int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+  r record;
+  inner_text text := '';
+BEGIN
+  IF depth % 2 = 0 THEN
+    SELECT * INTO r FROM fp_r1;
+  ELSE
+    SELECT * INTO r FROM fp_r2;
+  END IF;
+  IF depth > 0 THEN
+    inner_text := fp_nested(depth - 1);
+  END IF;
+  r.x := r.x * 10 + depth;
+  RETURN r.x || '/' || r.y || ' ' || inner_text;
+END
+$$;
+SELECT fp_nested(4);
+
+-- array element assignment in place, in and out of exception blocks
+CREATE FUNCTION fp_array(n int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+  a int[] := array_fill(0, ARRAY[5]);
+  m int[] := '{{1,2},{3,4}}';
+  caught int := 0;
+BEGIN
+  FOR i IN 1..n LOOP
+    BEGIN
+      a[(i % 5) + 1] := a[(i % 5) + 1] + i;
+      IF i % 4 = 0 THEN
+        a[(i % 5) + 1] := 1 / (i - i);
+      END IF;
+    EXCEPTION WHEN division_by_zero THEN
+      caught := caught + 1;
+    END;
+  END LOOP;
+  BEGIN
+    a[1][2] := 7;
+  EXCEPTION WHEN OTHERS THEN
+    RAISE NOTICE 'caught: %', SQLERRM;
+  END;
+  BEGIN
+    m[2][1] := m[2][1] + 30;
+    m[3][1] := 5;
+  EXCEPTION WHEN OTHERS THEN
+    RAISE NOTICE 'caught: %', SQLERRM;
+  END;
+  a[7] := -1;
+  RETURN a::text || ' ' || m::text || ' caught ' || caught;
+END
+$$;
+SELECT fp_array(12);
+
+-- RETURN NEXT of a scalar variable
+CREATE FUNCTION fp_next_int(n int) RETURNS SETOF int LANGUAGE plnimble AS $$
+DECLARE
+  v int;
+BEGIN
+  FOR i IN 1..n LOOP
+    v := CASE WHEN i = 2 THEN NULL ELSE i * i END;
+    RETURN NEXT v;
+  END LOOP;
+END
+$$;
+SELECT * FROM fp_next_int(4);
+CREATE FUNCTION fp_next_cast(n int) RETURNS SETOF bigint LANGUAGE plnimble AS $$
+DECLARE
+  v numeric := 0.4;
+BEGIN
+  FOR i IN 1..n LOOP
+    RETURN NEXT v;
+    v := v + 0.3;
+  END LOOP;
+END
+$$;
+SELECT * FROM fp_next_cast(4);
+CREATE FUNCTION fp_next_text() RETURNS SETOF text LANGUAGE plnimble AS $$
+DECLARE
+  v varchar(3) := 'abc';
+  w name := 'def';
+BEGIN
+  RETURN NEXT v;
+  RETURN NEXT w;
+END
+$$;
+SELECT * FROM fp_next_text();
+CREATE FUNCTION fp_next_bad() RETURNS SETOF int LANGUAGE plnimble AS $$
+DECLARE
+  v text := 'seven';
+BEGIN
+  RETURN NEXT v;
+END
+$$;
+SELECT * FROM fp_next_bad();
+
+-- expressions right after COMMIT, and after a rollback to a savepoint
+CREATE TABLE fp_log (n int);
+CREATE PROCEDURE fp_commit() LANGUAGE plnimble AS $$
+DECLARE
+  x int := 0;
+  t text := '';
+BEGIN
+  FOR i IN 1..3 LOOP
+    INSERT INTO fp_log VALUES (i);
+    COMMIT;
+    x := x + i * 2;
+    t := t || repeat('z', i) || ',';
+  END LOOP;
+  ROLLBACK;
+  t := upper(t);
+  BEGIN
+    INSERT INTO fp_log VALUES (100);
+    x := x + length(t);
+    PERFORM 1 / (x - x);
+  EXCEPTION WHEN division_by_zero THEN
+    x := x + 1000;
+    t := t || 'caught';
+  END;
+  x := x + 1;
+  RAISE NOTICE 'x = %, t = %', x, t;
+END
+$$;
+CALL fp_commit();
+SELECT * FROM fp_log ORDER BY n;

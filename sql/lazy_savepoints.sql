@@ -60,6 +60,36 @@ SELECT sp_pure_loop(10000);
 SELECT * FROM sp_delta();
 COMMIT;
 
+-- array element assignment changes the array in place, and is pure.  An
+-- expression is planned on its first run, under a savepoint (the first
+-- failing assignment's runs in the second call); after that, 10,000
+-- blocks assigning elements and catching subscript errors start none
+CREATE FUNCTION sp_array_loop(n int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    a int[] := array_fill(0, ARRAY[10]);
+    bad int := 0;
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            a[(i % 10) + 1] := a[(i % 10) + 1] + i % 3;
+            IF i % 1000 = 0 THEN
+                a[i][1] := 1;
+            END IF;
+        EXCEPTION WHEN array_subscript_error THEN
+            bad := bad + 1;
+        END;
+    END LOOP;
+    RETURN a::text || ' ' || bad;
+END
+$$;
+SELECT sp_array_loop(10);
+SELECT * FROM sp_delta();
+SELECT sp_array_loop(10000);
+SELECT * FROM sp_delta();
+SELECT sp_array_loop(10000);
+SELECT * FROM sp_delta();
+SELECT * FROM plnimble_savepoint_plan('sp_array_loop(int)');
+
 -- a block with nothing to plan starts none even on first use
 CREATE FUNCTION sp_empty_loop(n int) RETURNS int LANGUAGE plpgsql AS $$
 BEGIN

@@ -11,7 +11,10 @@
 -- blocks too, and an error in it leaves the array as it was.  RETURN NEXT
 -- of a scalar variable, with and without a conversion to the result type.
 -- Expressions right after COMMIT in a procedure, and after a rolled-back
--- subtransaction there.
+-- subtransaction there.  Recursive functions, whose expressions are busy
+-- in outer calls while inner calls evaluate them again: with errors
+-- caught at several depths, arrays passed down and built up, SQL and
+-- stable functions inside, and a plan invalidated halfway down.
 
 CREATE TABLE fp_t (id int PRIMARY KEY, name text, qty int, total numeric(8,2));
 
@@ -240,4 +243,53 @@ BEGIN
 END
 $$;
 CALL fp_commit();
+SELECT * FROM fp_log ORDER BY n;
+
+-- recursion: each level evaluates expressions the outer levels are busy with
+CREATE FUNCTION fp_fib(k int) RETURNS int LANGUAGE plnimble AS $$
+BEGIN
+  IF k < 2 THEN
+    RETURN k;
+  END IF;
+  RETURN fp_fib(k - 1) + fp_fib(k - 2);
+END
+$$;
+SELECT fp_fib(15);
+CREATE FUNCTION fp_rec_err(k int) RETURNS int LANGUAGE plnimble AS $$
+BEGIN
+  IF k = 0 THEN
+    RETURN 1 / 0;
+  END IF;
+  BEGIN
+    RETURN fp_rec_err(k - 1) + 10 * k;
+  EXCEPTION WHEN division_by_zero THEN
+    RETURN -k + CASE WHEN k > 2 THEN fp_rec_err(k - 2) ELSE 100 END;
+  END;
+END
+$$;
+SELECT fp_rec_err(5), fp_rec_err(6);
+SELECT fp_rec_err(0);
+SELECT fp_rec_err(7);
+CREATE FUNCTION fp_rec_arr(k int, a int[]) RETURNS int[] LANGUAGE plnimble AS $$
+BEGIN
+  IF k = 0 THEN
+    RETURN a;
+  END IF;
+  a := array_append(fp_rec_arr(k - 1, a || k), k * 100);
+  RETURN a;
+END
+$$;
+SELECT fp_rec_arr(4, '{}');
+CREATE FUNCTION fp_rec_sql(k int) RETURNS bigint LANGUAGE plnimble AS $$
+BEGIN
+  IF k = 0 THEN
+    RETURN (SELECT count(*) FROM fp_log);
+  END IF;
+  IF k = 3 THEN
+    ALTER TABLE fp_log ADD COLUMN extra int;
+  END IF;
+  RETURN fp_rec_sql(k - 1) + fp_rec_sql(k - 1) + (now()::date - now()::date);
+END
+$$;
+SELECT fp_rec_sql(5);
 SELECT * FROM fp_log ORDER BY n;

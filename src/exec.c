@@ -71,6 +71,8 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 	estate.procedure_resowner = procedure_resowner;
 	estate.spi_finish = false;
 	estate.datum_context = CurrentMemoryContext;
+	/* (the caller counted this call in use_count) */
+	estate.recursion_level = func->use_count - 1;
 	func->cur_estate = &estate;
 
 	/* errors from here on say where in the function they happened */

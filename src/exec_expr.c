@@ -83,6 +83,9 @@ static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
 static bool exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 								  Datum *result, bool *isNull,
 								  Oid *rettype, int32 *rettypmod);
+static bool exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
+										 Datum *result, bool *isNull,
+										 Oid *rettype, int32 *rettypmod);
 static void choose_rw_param(PlnExpr *expr);
 static Datum exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
 									bool *isNull, Oid *rettype,
@@ -817,9 +820,10 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	bool		pure;
 	bool		snapshot_pushed;
 
-	/* busy in an outer recursion level: use SPI for this one */
+	/* busy in an outer recursion level: a state of its own for this one */
 	if (unlikely(expr->simple_in_use) && expr->simple_state_lxid == curlxid)
-		return false;
+		return exec_eval_simple_expr_nested(estate, expr, result, isNull,
+											rettype, rettypmod);
 
 	pure = simple_expr_ready_for_pure_eval(expr, curlxid);
 	if (!pure)
@@ -921,6 +925,126 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	if (snapshot_pushed)
 		PopActiveSnapshot();
 
+	return true;
+}
+
+/*
+ * Evaluate a simple expression that is being evaluated already, by the
+ * same function at an outer recursion level (fib(n - 1) + fib(n - 2)).
+ * Its ExprState is busy, so this level gets one of its own, built once
+ * per transaction and level; PL/pgSQL runs such evaluations through SPI,
+ * which starts an executor each time.
+ *
+ * The outer level has checked and referenced the plan in this
+ * transaction, so all that is needed is that it is still valid.  This is
+ * always treated as impure work.  Returns false to have the caller go
+ * through SPI: the plan is no longer valid, or the recursion is deeper
+ * than the levels kept.
+ */
+#define PLN_MAX_NESTED_STATES 256
+
+/*
+ * The CONTEXT line SPI would add, had the evaluation gone through it as
+ * PL/pgSQL's does (the wording is the core's).
+ */
+static void
+nested_expr_error_callback(void *arg)
+{
+	PlnExpr    *expr = (PlnExpr *) arg;
+
+	if (expr->parseMode == RAW_PARSE_PLPGSQL_EXPR)
+		errcontext("SQL expression \"%s\"", expr->query);
+	else
+		errcontext("PL/pgSQL assignment \"%s\"", expr->query);
+}
+
+static pg_noinline bool
+exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
+							 Datum *result, bool *isNull,
+							 Oid *rettype, int32 *rettypmod)
+{
+	LocalTransactionId curlxid = MyProc->lxid;
+	int			level = estate->recursion_level;
+	ExprState  *state;
+	ExprContext *econtext;
+	MemoryContext oldcontext;
+	bool		snapshot_pushed;
+	ErrorContextCallback errcallback;
+
+	if (level <= 0 || level >= PLN_MAX_NESTED_STATES ||
+		expr->simple_is_param ||
+		expr->simple_plan_lxid != curlxid)
+		return false;
+
+	pln_need_savepoint(estate);
+	if (!CachedPlanIsSimplyValid(expr->simple_plansource, expr->simple_plan,
+								 NULL))
+		return false;
+	if (unlikely(!estate->portal_snapshot_ensured))
+	{
+		EnsurePortalSnapshotExists();
+		estate->portal_snapshot_ensured = true;
+	}
+
+	/* the states of another transaction or plan will not do */
+	if (expr->simple_nested_lxid != curlxid ||
+		expr->simple_nested_generation != expr->simple_plan->generation)
+	{
+		expr->simple_nested_states = NULL;
+		expr->simple_nested_count = 0;
+		expr->simple_nested_lxid = curlxid;
+		expr->simple_nested_generation = expr->simple_plan->generation;
+	}
+	if (level >= expr->simple_nested_count)
+	{
+		int			newcount = Min(Max(level + 1, 2 * expr->simple_nested_count),
+								   PLN_MAX_NESTED_STATES);
+		ExprState **states;
+
+		states = MemoryContextAllocZero(simple_eval_estate->es_query_cxt,
+										sizeof(ExprState *) * newcount);
+		if (expr->simple_nested_count > 0)
+			memcpy(states, expr->simple_nested_states,
+				   sizeof(ExprState *) * expr->simple_nested_count);
+		expr->simple_nested_states = states;
+		expr->simple_nested_count = newcount;
+	}
+	state = expr->simple_nested_states[level];
+	if (state == NULL)
+	{
+		oldcontext = MemoryContextSwitchTo(simple_eval_estate->es_query_cxt);
+		state = ExecInitExprWithParams(expr->simple_expr, estate->paramLI);
+		MemoryContextSwitchTo(oldcontext);
+		expr->simple_nested_states[level] = state;
+	}
+
+	/* as in exec_eval_simple_expr, for impure work */
+	snapshot_pushed = (!estate->readonly_func && expr->simple_mutable);
+	if (snapshot_pushed)
+	{
+		CommandCounterIncrement();
+		PushActiveSnapshot(GetTransactionSnapshot());
+	}
+
+	econtext = estate->eval_econtext;
+	econtext->ecxt_param_list_info = estate->paramLI;
+	estate->cur_expr = expr;
+	errcallback.callback = nested_expr_error_callback;
+	errcallback.arg = expr;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+
+	oldcontext = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+	*result = ExecEvalExpr(state, econtext, isNull);
+	MemoryContextSwitchTo(oldcontext);
+
+	error_context_stack = errcallback.previous;
+	econtext->ecxt_param_list_info = NULL;
+	if (snapshot_pushed)
+		PopActiveSnapshot();
+
+	*rettype = expr->simple_type;
+	*rettypmod = expr->simple_typmod;
 	return true;
 }
 

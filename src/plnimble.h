@@ -235,6 +235,17 @@ typedef struct PlnExpr
 											 * from */
 	bool		simple_in_use;	/* recursion guard */
 
+	/*
+	 * States for evaluations that start while the expression is busy in
+	 * an outer recursion level, indexed by the level (see
+	 * exec_eval_simple_expr_nested); valid in transaction
+	 * simple_nested_lxid for plan generation simple_nested_generation.
+	 */
+	ExprState **simple_nested_states;
+	int			simple_nested_count;
+	LocalTransactionId simple_nested_lxid;
+	int			simple_nested_generation;
+
 	/* lazy-savepoint analysis of the current simple plan (purity.c) */
 	PlnPurity	purity;
 	int16		simple_typlen;	/* layout of simple_type */
@@ -784,6 +795,8 @@ typedef struct PlnExecState
 	ParamListInfo paramLI;		/* gives SQL access to the datums */
 	PlnExpr    *cur_expr;		/* expression being prepared or run by SPI */
 	PlnExpr    *simple_expr_running;	/* simple expression being evaluated */
+	int			recursion_level;	/* calls of this function that were
+									 * running when this one started */
 
 	ExprContext *eval_econtext; /* for simple expressions */
 	uint64		econtext_xact;	/* pln_transaction_count when created */

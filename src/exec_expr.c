@@ -801,6 +801,43 @@ simple_expr_revalidate(PlnExecState *estate, PlnExpr *expr,
 }
 
 /*
+ * Run a simple expression's ExprState in the call's expression context.
+ * An expression that may run SQL (a function call, say) must see our
+ * earlier changes, so it gets a new command id and snapshot as SPI would
+ * give it.  A pure expression reads nothing and needs neither, and nor
+ * does one made only of immutable functions.
+ */
+static inline Datum
+run_simple_expr_state(PlnExecState *estate, PlnExpr *expr, ExprState *state,
+					  bool pure, bool *isNull)
+{
+	ExprContext *econtext = estate->eval_econtext;
+	bool		snapshot_pushed;
+	MemoryContext oldcontext;
+	Datum		result;
+
+	snapshot_pushed = (!estate->readonly_func && !pure &&
+					   expr->simple_mutable);
+	if (snapshot_pushed)
+	{
+		CommandCounterIncrement();
+		PushActiveSnapshot(GetTransactionSnapshot());
+	}
+
+	econtext->ecxt_param_list_info = estate->paramLI;
+	estate->cur_expr = expr;
+
+	oldcontext = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+	result = ExecEvalExpr(state, econtext, isNull);
+	MemoryContextSwitchTo(oldcontext);
+
+	econtext->ecxt_param_list_info = NULL;
+	if (snapshot_pushed)
+		PopActiveSnapshot();
+	return result;
+}
+
+/*
  * The fast path.  Returns false if the expression must go through SPI
  * after all (plan no longer simple, or the expression is busy in an outer
  * call of a recursive function).
@@ -814,11 +851,8 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 					  Datum *result, bool *isNull,
 					  Oid *rettype, int32 *rettypmod)
 {
-	ExprContext *econtext;
 	LocalTransactionId curlxid = MyProc->lxid;
-	MemoryContext oldcontext;
 	bool		pure;
-	bool		snapshot_pushed;
 
 	/* busy in an outer recursion level: a state of its own for this one */
 	if (unlikely(expr->simple_in_use) && expr->simple_state_lxid == curlxid)
@@ -894,37 +928,12 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 		pure = false;
 	}
 
-	/*
-	 * An expression that may run SQL (a function call, say) must see our
-	 * earlier changes, so it gets a new command id and snapshot as SPI
-	 * would give it.  A pure expression reads nothing and needs neither,
-	 * and nor does one made only of immutable functions.
-	 */
-	snapshot_pushed = (!estate->readonly_func && !pure &&
-					   expr->simple_mutable);
-	if (snapshot_pushed)
-	{
-		CommandCounterIncrement();
-		PushActiveSnapshot(GetTransactionSnapshot());
-	}
-
-	econtext = estate->eval_econtext;
-	econtext->ecxt_param_list_info = estate->paramLI;
-	estate->cur_expr = expr;
 	expr->simple_in_use = true;
 	estate->simple_expr_running = expr;
-
-	oldcontext = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
-	*result = ExecEvalExpr(expr->simple_state, econtext, isNull);
-	MemoryContextSwitchTo(oldcontext);
-
+	*result = run_simple_expr_state(estate, expr, expr->simple_state, pure,
+									isNull);
 	estate->simple_expr_running = NULL;
 	expr->simple_in_use = false;
-	econtext->ecxt_param_list_info = NULL;
-
-	if (snapshot_pushed)
-		PopActiveSnapshot();
-
 	return true;
 }
 
@@ -966,9 +975,7 @@ exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 	LocalTransactionId curlxid = MyProc->lxid;
 	int			level = estate->recursion_level;
 	ExprState  *state;
-	ExprContext *econtext;
 	MemoryContext oldcontext;
-	bool		snapshot_pushed;
 	ErrorContextCallback errcallback;
 
 	if (level <= 0 || level >= PLN_MAX_NESTED_STATES ||
@@ -1018,30 +1025,12 @@ exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 		expr->simple_nested_states[level] = state;
 	}
 
-	/* as in exec_eval_simple_expr, for impure work */
-	snapshot_pushed = (!estate->readonly_func && expr->simple_mutable);
-	if (snapshot_pushed)
-	{
-		CommandCounterIncrement();
-		PushActiveSnapshot(GetTransactionSnapshot());
-	}
-
-	econtext = estate->eval_econtext;
-	econtext->ecxt_param_list_info = estate->paramLI;
-	estate->cur_expr = expr;
 	errcallback.callback = nested_expr_error_callback;
 	errcallback.arg = expr;
 	errcallback.previous = error_context_stack;
 	error_context_stack = &errcallback;
-
-	oldcontext = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
-	*result = ExecEvalExpr(state, econtext, isNull);
-	MemoryContextSwitchTo(oldcontext);
-
+	*result = run_simple_expr_state(estate, expr, state, false, isNull);
 	error_context_stack = errcallback.previous;
-	econtext->ecxt_param_list_info = NULL;
-	if (snapshot_pushed)
-		PopActiveSnapshot();
 
 	*rettype = expr->simple_type;
 	*rettypmod = expr->simple_typmod;

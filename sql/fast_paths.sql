@@ -293,3 +293,46 @@ END
 $$;
 SELECT fp_rec_sql(5);
 SELECT * FROM fp_log ORDER BY n;
+
+-- a call that only evaluates expressions connects to SPI only when it
+-- must: here a plan is invalidated halfway through a later call, and
+-- planning again needs SPI
+CREATE FUNCTION fp_sq(n int) RETURNS int LANGUAGE sql AS 'SELECT n + 1';
+CREATE FUNCTION fp_redefine(k int) RETURNS int LANGUAGE plnimble AS $$
+BEGIN
+  EXECUTE format('CREATE OR REPLACE FUNCTION fp_sq(n int) RETURNS int LANGUAGE sql AS %L',
+                 'SELECT n + ' || k);
+  RETURN k;
+END
+$$;
+CREATE FUNCTION fp_replan(k int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+  before int;
+  after int;
+BEGIN
+  before := fp_sq(10);
+  PERFORM 1 WHERE false;
+  after := fp_redefine(k) + fp_sq(10);
+  RETURN before || ' ' || after;
+END
+$$;
+CREATE FUNCTION fp_replan_expr_only(k int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+  before int;
+  after int;
+BEGIN
+  before := fp_sq(10);
+  after := fp_redefine(k);
+  after := after + fp_sq(10);
+  BEGIN
+    after := after + fp_sq(100) / (k - k);
+  EXCEPTION WHEN division_by_zero THEN
+    after := -after;
+  END;
+  RETURN before || ' ' || after;
+END
+$$;
+SELECT fp_replan(2);
+SELECT fp_replan_expr_only(3);
+SELECT fp_replan_expr_only(4);
+SELECT fp_replan_expr_only(5), fp_replan_expr_only(6);

@@ -1238,7 +1238,7 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 
 		/* records are not reviewed for pure use */
 		if (retvar->dtype != PLN_DTYPE_VAR)
-			pln_need_savepoint(estate);
+			pln_expr_need_savepoint(estate);
 		pln_exec_datum_value(estate, retvar, &estate->rettype, &typmod,
 							 &estate->retval, &estate->retisnull);
 		return PLN_RC_RETURN;
@@ -1256,7 +1256,7 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 		/* a function returning a row (or a trigger) must get one */
 		if (estate->func->fn_retistuple && !estate->retisnull)
 		{
-			pln_need_savepoint(estate);
+			pln_expr_need_savepoint(estate);
 			if (!type_is_rowtype(estate->rettype))
 				ereport(ERROR,
 						(errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -1277,7 +1277,7 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 			}
 			else
 			{
-				pln_need_savepoint(estate);
+				pln_expr_need_savepoint(estate);
 				get_typlenbyval(estate->rettype, &typlen, &typbyval);
 			}
 			if (!typbyval)

@@ -779,6 +779,9 @@ simple_expr_revalidate(PlnExecState *estate, PlnExpr *expr,
 	if (expr->simple_plan_lxid == curlxid)
 		ReleaseCachedPlan(expr->simple_plan, simple_eval_resowner);
 
+	/* (the only use of SPI while evaluating a simple expression) */
+	pln_ensure_spi(estate);
+
 	oldcontext = MemoryContextSwitchTo(get_stmt_mcontext(estate));
 	cplan = SPI_plan_get_cached_plan(expr->plan);
 	MemoryContextSwitchTo(oldcontext);
@@ -881,7 +884,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 		 */
 		if (expr->simple_calls_only_pure)
 		{
-			pln_need_savepoint_to_read(estate);
+			pln_expr_need_savepoint_to_read(estate);
 			if (expr->simple_plan_lxid != curlxid ||
 				!simple_plan_known_valid(expr))
 			{
@@ -897,7 +900,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 		}
 		else
 		{
-			pln_need_savepoint(estate);
+			pln_expr_need_savepoint(estate);
 			if (!simple_expr_revalidate(estate, expr, curlxid))
 				return false;
 		}
@@ -924,7 +927,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 		if (typeid == expr->simple_type)
 			return true;
 		/* a record changed shape: let the executor check it */
-		pln_need_savepoint(estate);
+		pln_expr_need_savepoint(estate);
 		pure = false;
 	}
 
@@ -983,7 +986,7 @@ exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 		expr->simple_plan_lxid != curlxid)
 		return false;
 
-	pln_need_savepoint(estate);
+	pln_expr_need_savepoint(estate);
 	if (!CachedPlanIsSimplyValid(expr->simple_plansource, expr->simple_plan,
 								 NULL))
 		return false;

@@ -1155,6 +1155,38 @@ extern int	pln_handler_depth;
 extern uint64 pln_validity_epoch;
 
 /*
+ * For evaluating a simple expression, which needs no SPI connection (a
+ * call that only evaluates expressions never makes one): the savepoint
+ * part of pln_need_savepoint_to_read and pln_need_savepoint.  A
+ * savepoint is never started without SPI connected first
+ * (materialize_frame sees to it), and the one use of SPI while
+ * evaluating, planning again, calls pln_ensure_spi.
+ */
+static inline void
+pln_expr_need_savepoint_to_read(PlnExecState *estate)
+{
+	/* impure work may change the search path (see savepoint.c) */
+	estate->search_path_checked = false;
+	if (unlikely(pln_in_lazy_region(estate)))
+		pln_materialize_savepoints(estate);
+}
+
+static inline void
+pln_expr_need_savepoint(PlnExecState *estate)
+{
+	pln_expr_need_savepoint_to_read(estate);
+	/* impure work may invalidate plans (see exec_expr.c) */
+	pln_validity_epoch++;
+}
+
+static inline void
+pln_ensure_spi(PlnExecState *estate)
+{
+	if (unlikely(!estate->spi_connected))
+		pln_connect_spi(estate);
+}
+
+/*
  * The savepoint half of pln_need_savepoint, for work that is impure only
  * because it may read the database, and runs no code that could change
  * settings or catalogs (an expression of pure-list functions over
@@ -1163,13 +1195,10 @@ extern uint64 pln_validity_epoch;
 static inline void
 pln_need_savepoint_to_read(PlnExecState *estate)
 {
-	/* impure work may change the search path (see savepoint.c) */
-	estate->search_path_checked = false;
 	/* SPI is connected before any impure work, outside our savepoints */
 	if (unlikely(!estate->spi_connected))
 		pln_connect_spi(estate);
-	if (unlikely(pln_in_lazy_region(estate)))
-		pln_materialize_savepoints(estate);
+	pln_expr_need_savepoint_to_read(estate);
 }
 
 /*

@@ -64,6 +64,13 @@ typedef struct CastEntry
 static HTAB *cast_hash = NULL;
 static MemoryContext cast_context = NULL;
 
+/*
+ * The entry found last: loops tend to convert between the same types over
+ * and over.  Entries are never removed and do not move, so the pointer
+ * stays good for the session.
+ */
+static CastEntry *last_cast = NULL;
+
 static CastEntry *get_cast_entry(PlnExecState *estate,
 								 Oid srctype, int32 srctypmod,
 								 Oid dsttype, int32 dsttypmod);
@@ -1012,7 +1019,14 @@ get_cast_entry(PlnExecState *estate,
 	key.srctypmod = srctypmod;
 	key.dsttype = dsttype;
 	key.dsttypmod = dsttypmod;
-	entry = (CastEntry *) hash_search(cast_hash, &key, HASH_FIND, &found);
+	if (last_cast != NULL && memcmp(&last_cast->key, &key, sizeof(key)) == 0)
+		entry = last_cast;
+	else
+	{
+		entry = (CastEntry *) hash_search(cast_hash, &key, HASH_FIND, &found);
+		if (entry != NULL)
+			last_cast = entry;
+	}
 
 	/* a no-op, or a pure cast whose state is kept for the session */
 	if (entry != NULL &&
@@ -1031,6 +1045,7 @@ get_cast_entry(PlnExecState *estate,
 		MemoryContextSwitchTo(oldcontext);
 
 		entry = (CastEntry *) hash_search(cast_hash, &key, HASH_ENTER, &found);
+		last_cast = entry;
 		entry->cast_expr = (Expr *) cast_expr;
 		entry->cast_is_pure = false;
 		entry->cast_exprstate = NULL;

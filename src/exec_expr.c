@@ -80,16 +80,10 @@ uint64		pln_transaction_count = 0;
 static void exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr);
 static void remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource);
 static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
-static bool exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
-								  Datum *result, bool *isNull,
-								  Oid *rettype, int32 *rettypmod);
 static bool exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 										 Datum *result, bool *isNull,
 										 Oid *rettype, int32 *rettypmod);
 static void choose_rw_param(PlnExpr *expr);
-static Datum exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
-									bool *isNull, Oid *rettype,
-									int32 *rettypmod);
 static void param_compile(ParamListInfo params, Param *param,
 						  ExprState *state, Datum *resv, bool *resnull);
 static void param_eval_var(ExprState *state, ExprEvalStep *op,
@@ -528,28 +522,11 @@ is_param_of(Node *node, int dno)
 }
 
 /*
- * Evaluate an expression to a single value.  The result is valid until the
- * next exec_eval_cleanup.
+ * Everything else exec_eval_expr (plnimble.h) does: first planning,
+ * replaying a planning error, and running the expression as a query
+ * through SPI.
  */
-Datum
-exec_eval_expr(PlnExecState *estate, PlnExpr *expr,
-			   bool *isNull, Oid *rettype, int32 *rettypmod)
-{
-	Datum		result;
-
-	/* the common case: a simple expression, planned without trouble */
-	if (likely(expr->simple_expr != NULL && expr->plan_error == NULL) &&
-		exec_eval_simple_expr(estate, expr, &result, isNull,
-							  rettype, rettypmod))
-		return result;
-	return exec_eval_expr_general(estate, expr, isNull, rettype, rettypmod);
-}
-
-/*
- * Everything else exec_eval_expr does: first planning, replaying a
- * planning error, and running the expression as a query through SPI.
- */
-static pg_noinline Datum
+pg_noinline Datum
 exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
 					   bool *isNull, Oid *rettype, int32 *rettypmod)
 {
@@ -849,7 +826,7 @@ run_simple_expr_state(PlnExecState *estate, PlnExpr *expr, ExprState *state,
  * whose state is ready is evaluated as is; anything else starts the
  * block's savepoint first.
  */
-static bool
+bool
 exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 					  Datum *result, bool *isNull,
 					  Oid *rettype, int32 *rettypmod)

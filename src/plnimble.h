@@ -990,8 +990,30 @@ extern MemoryContext get_stmt_mcontext(PlnExecState *estate);
 /* exec_expr.c: expressions */
 extern void exec_prepare_plan(PlnExecState *estate, PlnExpr *expr,
 							  int cursorOptions);
-extern Datum exec_eval_expr(PlnExecState *estate, PlnExpr *expr,
-							bool *isNull, Oid *rettype, int32 *rettypmod);
+extern bool exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
+								  Datum *result, bool *isNull,
+								  Oid *rettype, int32 *rettypmod);
+extern Datum exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
+									bool *isNull, Oid *rettype,
+									int32 *rettypmod);
+
+/*
+ * Evaluate an expression to a single value.  The result is valid until the
+ * next exec_eval_cleanup.  Inline, so that the common case, a simple
+ * expression planned without trouble, costs one call.
+ */
+static inline Datum
+exec_eval_expr(PlnExecState *estate, PlnExpr *expr,
+			   bool *isNull, Oid *rettype, int32 *rettypmod)
+{
+	Datum		result;
+
+	if (likely(expr->simple_expr != NULL && expr->plan_error == NULL) &&
+		exec_eval_simple_expr(estate, expr, &result, isNull,
+							  rettype, rettypmod))
+		return result;
+	return exec_eval_expr_general(estate, expr, isNull, rettype, rettypmod);
+}
 extern bool exec_eval_boolean(PlnExecState *estate, PlnExpr *expr,
 							  bool *isNull);
 extern int	exec_eval_integer(PlnExecState *estate, PlnExpr *expr,

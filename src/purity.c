@@ -138,6 +138,24 @@ static const Oid pure_functions[] = {
 };
 
 /*
+ * Functions that are not pure, because they may read the catalogs, but run
+ * no user code and change nothing: calling them cannot invalidate a plan
+ * or change a setting.  Expressions made of these, pure functions and
+ * record reads need a savepoint, but keep the plan check of
+ * simple_plan_known_valid (exec_expr.c); see
+ * pln_expr_tree_calls_only_pure.  Never used for pure regions.
+ *
+ * The array functions: array_append, array_prepend and array_cat look up
+ * the element type's layout on first use (cached in fn_extra); the others
+ * read only the array header.
+ */
+static const Oid catalog_reading_functions[] = {
+	F_ARRAY_APPEND, F_ARRAY_PREPEND, F_ARRAY_CAT,
+	F_ARRAY_LENGTH, F_ARRAY_UPPER, F_ARRAY_LOWER, F_ARRAY_NDIMS,
+	F_CARDINALITY,
+};
+
+/*
  * Types whose input and output functions may run in a pure region: for
  * I/O conversions (text to integer, say) and for RAISE parameters.  The
  * functions are the types' own from pg_type, named here so that no
@@ -178,7 +196,8 @@ static const Oid pure_minmax_types[] = {
 typedef struct PurityContext
 {
 	PlnFunction *func;			/* owner of the Params, or NULL */
-	bool		records_allowed;	/* accept reads of records and fields */
+	bool		records_allowed;	/* accept reads of records and fields,
+									 * and catalog_reading_functions */
 	Node	   *culprit;		/* first impure node */
 } PurityContext;
 
@@ -223,6 +242,16 @@ function_call_is_pure(Oid funcid, Oid inputcollid)
 {
 	return oid_in_list(funcid, pure_functions, lengthof(pure_functions)) &&
 		collation_is_pure(inputcollid);
+}
+
+/* Pure, or (where reads are allowed) only reading the catalogs */
+static bool
+function_call_is_allowed(Oid funcid, Oid inputcollid, PurityContext *context)
+{
+	return function_call_is_pure(funcid, inputcollid) ||
+		(context->records_allowed &&
+		 oid_in_list(funcid, catalog_reading_functions,
+					 lengthof(catalog_reading_functions)));
 }
 
 /*
@@ -285,8 +314,9 @@ impure_node_walker(Node *node, PurityContext *context)
 				FuncExpr   *fexpr = (FuncExpr *) node;
 
 				pure = (!fexpr->funcretset &&
-						function_call_is_pure(fexpr->funcid,
-											  fexpr->inputcollid));
+						function_call_is_allowed(fexpr->funcid,
+												 fexpr->inputcollid,
+												 context));
 				break;
 			}
 		case T_OpExpr:
@@ -297,8 +327,9 @@ impure_node_walker(Node *node, PurityContext *context)
 
 				set_opfuncid(opexpr);
 				pure = (!opexpr->opretset &&
-						function_call_is_pure(opexpr->opfuncid,
-											  opexpr->inputcollid));
+						function_call_is_allowed(opexpr->opfuncid,
+												 opexpr->inputcollid,
+												 context));
 				break;
 			}
 		case T_CoerceViaIO:
@@ -374,10 +405,10 @@ pln_expr_tree_is_pure(Node *node, PlnFunction *func)
 
 /*
  * Does the tree call nothing but functions of the pure list, though it
- * may read records?  Such an expression is not pure (it needs a
- * savepoint), but it runs no code that could change a setting or the
- * catalogs, which is what lets exec_expr.c keep trusting a plan it has
- * checked (see simple_plan_known_valid).
+ * may read records and call catalog_reading_functions?  Such an
+ * expression is not pure (it needs a savepoint), but it runs no code that
+ * could change a setting or the catalogs, which is what lets exec_expr.c
+ * keep trusting a plan it has checked (see simple_plan_known_valid).
  */
 bool
 pln_expr_tree_calls_only_pure(Node *node, PlnFunction *func)

@@ -98,6 +98,36 @@ pln_setret_finish(PlnExecState *estate, FunctionCallInfo fcinfo)
 }
 
 /*
+ * The values of a row's variables, for a tuple of shape tupdesc, in
+ * arrays palloc'd in the current memory context; false if they do not fit
+ * it type for type.
+ */
+static bool
+row_values(PlnExecState *estate, PlnRow *row, TupleDesc tupdesc,
+		   Datum **values, bool **nulls)
+{
+	int			i;
+
+	if (tupdesc->natts != row->nfields)
+		return false;
+
+	*values = palloc(sizeof(Datum) * Max(row->nfields, 1));
+	*nulls = palloc(sizeof(bool) * Max(row->nfields, 1));
+	for (i = 0; i < row->nfields; i++)
+	{
+		Oid			valtype;
+		int32		valtypmod;
+
+		pln_exec_datum_value(estate, estate->datums[row->varnos[i]],
+							 &valtype, &valtypmod,
+							 &(*values)[i], &(*nulls)[i]);
+		if (valtype != TupleDescAttr(tupdesc, i)->atttypid)
+			return false;
+	}
+	return true;
+}
+
+/*
  * The values of a row's variables as one tuple of shape tupdesc, in the
  * current memory context; NULL if they do not fit it type for type.
  */
@@ -106,23 +136,9 @@ pln_row_to_tuple(PlnExecState *estate, PlnRow *row, TupleDesc tupdesc)
 {
 	Datum	   *values;
 	bool	   *nulls;
-	int			i;
 
-	if (tupdesc->natts != row->nfields)
+	if (!row_values(estate, row, tupdesc, &values, &nulls))
 		return NULL;
-
-	values = palloc(sizeof(Datum) * Max(row->nfields, 1));
-	nulls = palloc(sizeof(bool) * Max(row->nfields, 1));
-	for (i = 0; i < row->nfields; i++)
-	{
-		Oid			valtype;
-		int32		valtypmod;
-
-		pln_exec_datum_value(estate, estate->datums[row->varnos[i]],
-							 &valtype, &valtypmod, &values[i], &nulls[i]);
-		if (valtype != TupleDescAttr(tupdesc, i)->atttypid)
-			return NULL;
-	}
 	return heap_form_tuple(tupdesc, values, nulls);
 }
 
@@ -217,15 +233,16 @@ exec_stmt_return_next(PlnExecState *estate, PlnStmtReturnNext *stmt)
 		}
 		else if (retvar->dtype == PLN_DTYPE_ROW)
 		{
-			/* the OUT parameters */
-			HeapTuple	tup = pln_row_to_tuple(estate, (PlnRow *) retvar,
-											   tupdesc);
+			/* the OUT parameters, stored without a heap tuple in between */
+			Datum	   *values;
+			bool	   *nulls;
 
-			if (tup == NULL)
+			if (!row_values(estate, (PlnRow *) retvar, tupdesc,
+							&values, &nulls))
 				ereport(ERROR,
 						(errcode(ERRCODE_DATATYPE_MISMATCH),
 						 errmsg("wrong record type supplied in RETURN NEXT")));
-			tuplestore_puttuple(estate->tuple_store, tup);
+			tuplestore_putvalues(estate->tuple_store, tupdesc, values, nulls);
 		}
 		else
 		{

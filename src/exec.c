@@ -162,7 +162,9 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 	/* run the top block */
 	estate.err_text = NULL;
 	estate.err_stmt = (PlnStmt *) func->action;
-	rc = exec_stmt(&estate, (PlnStmt *) func->action);
+	CHECK_FOR_INTERRUPTS();
+	/* (a block runs the same inside a handler block or not: no check) */
+	rc = exec_stmt_block(&estate, func->action);
 	if (rc != PLN_RC_RETURN)
 	{
 		estate.err_stmt = NULL;

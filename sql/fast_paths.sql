@@ -14,7 +14,8 @@
 -- subtransaction there.  Recursive functions, whose expressions are busy
 -- in outer calls while inner calls evaluate them again: with errors
 -- caught at several depths, arrays passed down and built up, SQL and
--- stable functions inside, and a plan invalidated halfway down.
+-- stable functions inside, and a plan invalidated halfway down.  Rows
+-- kept in records by a procedure across COMMIT, with TOASTed fields.
 
 CREATE TABLE fp_t (id int PRIMARY KEY, name text, qty int, total numeric(8,2));
 
@@ -336,3 +337,30 @@ SELECT fp_replan(2);
 SELECT fp_replan_expr_only(3);
 SELECT fp_replan_expr_only(4);
 SELECT fp_replan_expr_only(5), fp_replan_expr_only(6);
+
+-- a procedure keeps rows in records across COMMIT: values stored in a TOAST
+-- table are fetched when the row is stored, before a COMMIT can take them
+CREATE TABLE fp_big (k int, v text);
+ALTER TABLE fp_big ALTER COLUMN v SET STORAGE EXTERNAL;
+INSERT INTO fp_big SELECT g, repeat(md5(g::text), 400) FROM generate_series(1, 4) g;
+CREATE PROCEDURE fp_toast() LANGUAGE plnimble AS $$
+DECLARE
+  t text;
+  r record;
+  total bigint := 0;
+BEGIN
+  SELECT v INTO t FROM fp_big WHERE k = 1;
+  SELECT * INTO r FROM fp_big WHERE k = 2;
+  DELETE FROM fp_big WHERE k IN (1, 2);
+  COMMIT;
+  total := length(t) + length(r.v);
+  FOR r IN SELECT * FROM fp_big ORDER BY k LOOP
+    UPDATE fp_big SET v = 'x' WHERE k = r.k;
+    COMMIT;
+    total := total + length(r.v) + r.k;
+  END LOOP;
+  RAISE NOTICE 'total %, starts %', total, substr(r.v, 1, 8);
+END
+$$;
+CALL fp_toast();
+SELECT k, length(v) FROM fp_big ORDER BY k;

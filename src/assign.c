@@ -757,6 +757,11 @@ convert_row_by_fields(PlnExecState *estate, HeapTuple tup,
  * Set a record to a copy of a tuple of the given shape (tup NULL: a row of
  * NULLs of that shape).  Anonymous row shapes are registered so that the
  * record can be passed to SQL.
+ *
+ * Where the call may end transactions (a procedure, a DO block), fields
+ * stored in a TOAST table are fetched now: after a COMMIT the row they
+ * came from may be gone, and with it the TOAST data a reference would
+ * point to.  Elsewhere the row outlives the call, as PL/pgSQL assumes too.
  */
 void
 pln_rec_set_tuple(PlnExecState *estate, PlnRec *rec,
@@ -776,7 +781,7 @@ pln_rec_set_tuple(PlnExecState *estate, PlnRec *rec,
 		rec->erh->er_typeid == tupdesc->tdtypeid &&
 		rec->erh->er_typmod == tupdesc->tdtypmod)
 	{
-		expanded_record_set_tuple(rec->erh, tup, true, false);
+		expanded_record_set_tuple(rec->erh, tup, true, !estate->atomic);
 		return;
 	}
 
@@ -830,7 +835,7 @@ pln_rec_set_tuple(PlnExecState *estate, PlnRec *rec,
 		tup = nulltup;
 	}
 
-	expanded_record_set_tuple(newerh, tup, true, false);
+	expanded_record_set_tuple(newerh, tup, true, !estate->atomic);
 
 	MemoryContextSwitchTo(oldcontext);
 	MemoryContextReset(get_stmt_mcontext(estate));

@@ -917,19 +917,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	return true;
 }
 
-/*
- * Evaluate a simple expression that is being evaluated already, by the
- * same function at an outer recursion level (fib(n - 1) + fib(n - 2)).
- * Its ExprState is busy, so this level gets one of its own, built once
- * per transaction and level; PL/pgSQL runs such evaluations through SPI,
- * which starts an executor each time.
- *
- * The outer level has checked and referenced the plan in this
- * transaction, so all that is needed is that it is still valid.  This is
- * always treated as impure work.  Returns false to have the caller go
- * through SPI: the plan is no longer valid, or the recursion is deeper
- * than the levels kept.
- */
+/* recursion levels with a state of their own; deeper ones use SPI */
 #define PLN_MAX_NESTED_STATES 256
 
 /*
@@ -947,6 +935,19 @@ nested_expr_error_callback(void *arg)
 		errcontext("PL/pgSQL assignment \"%s\"", expr->query);
 }
 
+/*
+ * Evaluate a simple expression that is being evaluated already, by the
+ * same function at an outer recursion level (fib(n - 1) + fib(n - 2)).
+ * Its ExprState is busy, so this level gets one of its own, built once
+ * per transaction and level; PL/pgSQL runs such evaluations through SPI,
+ * which starts an executor each time.
+ *
+ * The outer level has checked and referenced the plan in this
+ * transaction, so all that is needed is that it is still valid.  This is
+ * always treated as impure work.  Returns false to have the caller go
+ * through SPI: the plan is no longer valid, or the recursion is deeper
+ * than the levels kept.
+ */
 static pg_noinline bool
 exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 							 Datum *result, bool *isNull,

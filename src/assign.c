@@ -171,7 +171,6 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 				}
 				else
 				{
-					HeapTupleHeader td;
 					TupleDesc	tupdesc;
 					HeapTupleData tmptup;
 
@@ -179,13 +178,7 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 						ereport(ERROR,
 								(errcode(ERRCODE_DATATYPE_MISMATCH),
 								 errmsg("cannot assign non-composite value to a row variable")));
-					td = DatumGetHeapTupleHeader(value);
-					tupdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
-													 HeapTupleHeaderGetTypMod(td));
-					tmptup.t_len = HeapTupleHeaderGetDatumLength(td);
-					ItemPointerSetInvalid(&(tmptup.t_self));
-					tmptup.t_tableOid = InvalidOid;
-					tmptup.t_data = td;
+					tupdesc = pln_composite_as_tuple(value, &tmptup);
 					exec_move_row(estate, (PlnVariable *) row, &tmptup, tupdesc);
 					ReleaseTupleDesc(tupdesc);
 				}
@@ -208,7 +201,6 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 				}
 				else
 				{
-					HeapTupleHeader td;
 					TupleDesc	tupdesc;
 					HeapTupleData tmptup;
 
@@ -216,13 +208,7 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 						ereport(ERROR,
 								(errcode(ERRCODE_DATATYPE_MISMATCH),
 								 errmsg("cannot assign non-composite value to a record variable")));
-					td = DatumGetHeapTupleHeader(value);
-					tupdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
-													 HeapTupleHeaderGetTypMod(td));
-					tmptup.t_len = HeapTupleHeaderGetDatumLength(td);
-					ItemPointerSetInvalid(&(tmptup.t_self));
-					tmptup.t_tableOid = InvalidOid;
-					tmptup.t_data = td;
+					tupdesc = pln_composite_as_tuple(value, &tmptup);
 					pln_rec_set_tuple(estate, rec, &tmptup, tupdesc);
 					ReleaseTupleDesc(tupdesc);
 				}
@@ -617,6 +603,24 @@ pln_rec_set_empty(PlnExecState *estate, PlnRec *rec, TupleDesc tupdesc)
 	newerh = make_expanded_record_from_tupdesc(tupdesc, estate->datum_context);
 	pln_rec_set_null(estate, rec);
 	rec->erh = newerh;
+}
+
+/*
+ * A composite Datum seen as a tuple: fills *tuple to point into the value
+ * and returns the row type's descriptor, reference-counted (release it
+ * with ReleaseTupleDesc).
+ */
+TupleDesc
+pln_composite_as_tuple(Datum value, HeapTupleData *tuple)
+{
+	HeapTupleHeader td = DatumGetHeapTupleHeader(value);
+
+	tuple->t_len = HeapTupleHeaderGetDatumLength(td);
+	ItemPointerSetInvalid(&(tuple->t_self));
+	tuple->t_tableOid = InvalidOid;
+	tuple->t_data = td;
+	return lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
+								  HeapTupleHeaderGetTypMod(td));
 }
 
 /* Like pln_rec_set_empty, with the shape of another record's value */

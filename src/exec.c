@@ -131,16 +131,11 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 					pln_rec_set_null(&estate, rec);
 				else
 				{
-					HeapTupleHeader td = DatumGetHeapTupleHeader(fcinfo->args[i].value);
-					TupleDesc	tupdesc;
 					HeapTupleData tmptup;
+					TupleDesc	tupdesc;
 
-					tupdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
-													 HeapTupleHeaderGetTypMod(td));
-					tmptup.t_len = HeapTupleHeaderGetDatumLength(td);
-					ItemPointerSetInvalid(&(tmptup.t_self));
-					tmptup.t_tableOid = InvalidOid;
-					tmptup.t_data = td;
+					tupdesc = pln_composite_as_tuple(fcinfo->args[i].value,
+													 &tmptup);
 					pln_rec_set_tuple(&estate, rec, &tmptup, tupdesc);
 					ReleaseTupleDesc(tupdesc);
 				}
@@ -293,7 +288,6 @@ cast_return_value(PlnExecState *estate, FunctionCallInfo fcinfo)
 	{
 		/* composite result: must have the declared row structure */
 		TupleDesc	tupdesc;
-		HeapTupleHeader td;
 		HeapTupleData tmptup;
 		TupleDesc	srcdesc;
 		TupleConversionMap *map;
@@ -320,13 +314,7 @@ cast_return_value(PlnExecState *estate, FunctionCallInfo fcinfo)
 				break;
 		}
 
-		td = DatumGetHeapTupleHeader(result);
-		srcdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
-										 HeapTupleHeaderGetTypMod(td));
-		tmptup.t_len = HeapTupleHeaderGetDatumLength(td);
-		ItemPointerSetInvalid(&(tmptup.t_self));
-		tmptup.t_tableOid = InvalidOid;
-		tmptup.t_data = td;
+		srcdesc = pln_composite_as_tuple(result, &tmptup);
 		map = convert_tuples_by_position(srcdesc, tupdesc,
 										 gettext_noop("returned record type does not match expected record type"));
 		tup = map ? execute_attr_map_tuple(&tmptup, map) : &tmptup;

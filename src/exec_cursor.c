@@ -107,36 +107,6 @@ open_query_cursor(PlnExecState *estate, PlnExpr *query, int cursor_options,
 }
 
 /*
- * Open the portal of a dynamic query (OPEN ... FOR EXECUTE).
- */
-static Portal
-open_dynamic_cursor(PlnExecState *estate, PlnStmtOpen *stmt,
-					const char *curname)
-{
-	MemoryContext stmt_mcontext = get_stmt_mcontext(estate);
-	char	   *querystr;
-	ParamListInfo params;
-	SPIParseOpenOptions options;
-	Portal		portal;
-
-	querystr = eval_dynamic_query(estate, stmt->dynquery);
-	params = eval_using_params(estate, stmt->params);
-
-	memset(&options, 0, sizeof(options));
-	options.params = params;
-	options.cursorOptions = stmt->cursor_options;
-	options.read_only = estate->readonly_func;
-	portal = SPI_cursor_parse_open(curname, querystr, &options);
-	if (portal == NULL)
-		elog(ERROR, "could not open cursor for query \"%s\": %s",
-			 querystr, SPI_result_code_string(SPI_result));
-
-	/* the portal keeps its own copies */
-	MemoryContextReset(stmt_mcontext);
-	return portal;
-}
-
-/*
  * OPEN cursor [(args)] | OPEN var [[NO] SCROLL] FOR query
  *	| OPEN var [[NO] SCROLL] FOR EXECUTE string [USING ...]
  */
@@ -153,7 +123,9 @@ exec_stmt_open(PlnExecState *estate, PlnStmtOpen *stmt)
 		portal = open_query_cursor(estate, stmt->query, stmt->cursor_options,
 								   curname);
 	else if (stmt->dynquery != NULL)
-		portal = open_dynamic_cursor(estate, stmt, curname);
+		portal = pln_open_dynamic_portal(estate, stmt->dynquery,
+										 stmt->params, curname,
+										 stmt->cursor_options);
 	else
 	{
 		if (stmt->argquery != NULL)

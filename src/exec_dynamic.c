@@ -263,30 +263,41 @@ exec_stmt_dynexecute(PlnExecState *estate, PlnStmtDynExecute *stmt)
 }
 
 /*
+ * Open a portal on a dynamic query: the string query evaluates to, with
+ * the USING parameters.  curname NULL lets SPI name it.  Used by
+ * FOR ... IN EXECUTE and OPEN ... FOR EXECUTE.
+ */
+Portal
+pln_open_dynamic_portal(PlnExecState *estate, PlnExpr *query, List *params,
+						const char *curname, int cursor_options)
+{
+	SPIParseOpenOptions options;
+	char	   *querystr;
+	Portal		portal;
+
+	querystr = eval_dynamic_query(estate, query);
+	memset(&options, 0, sizeof(options));
+	options.params = eval_using_params(estate, params);
+	options.cursorOptions = cursor_options;
+	options.read_only = estate->readonly_func;
+	portal = SPI_cursor_parse_open(curname, querystr, &options);
+	if (portal == NULL)
+		elog(ERROR, "could not open cursor for query \"%s\": %s",
+			 querystr, SPI_result_code_string(SPI_result));
+
+	/* the portal has its own copy of the text and the parameters */
+	MemoryContextReset(get_stmt_mcontext(estate));
+	return portal;
+}
+
+/*
  * FOR target IN EXECUTE string [USING expr, ...] LOOP
  */
 int
 exec_stmt_dynfors(PlnExecState *estate, PlnStmtDynForS *stmt)
 {
-	MemoryContext stmt_mcontext = get_stmt_mcontext(estate);
-	char	   *querystr;
-	ParamListInfo params;
-	SPIParseOpenOptions options;
-	Portal		portal;
-
-	querystr = eval_dynamic_query(estate, stmt->query);
-	params = eval_using_params(estate, stmt->params);
-
-	memset(&options, 0, sizeof(options));
-	options.params = params;
-	options.read_only = estate->readonly_func;
-	portal = SPI_cursor_parse_open(NULL, querystr, &options);
-	if (portal == NULL)
-		elog(ERROR, "could not open implicit cursor for query \"%s\": %s",
-			 querystr, SPI_result_code_string(SPI_result));
-
-	/* the portal has its own copy of the text and the parameters */
-	MemoryContextReset(stmt_mcontext);
+	Portal		portal = pln_open_dynamic_portal(estate, stmt->query,
+												 stmt->params, NULL, 0);
 
 	return exec_for_query_loop(estate, portal,
 							   (PlnVariable *) estate->datums[stmt->var->dno],

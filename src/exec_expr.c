@@ -818,6 +818,22 @@ run_simple_expr_state(PlnExecState *estate, PlnExpr *expr, ExprState *state,
 }
 
 /*
+ * An impure expression may need a snapshot, which a procedure has none of
+ * right after COMMIT.  Once one is there, only an impure statement
+ * (exec_stmt clears the flag) or a subtransaction rollback can take it
+ * away: expressions run nothing that could end the transaction.
+ */
+static inline void
+ensure_portal_snapshot(PlnExecState *estate)
+{
+	if (unlikely(!estate->portal_snapshot_ensured))
+	{
+		EnsurePortalSnapshotExists();
+		estate->portal_snapshot_ensured = true;
+	}
+}
+
+/*
  * The fast path.  Returns false if the expression must go through SPI
  * after all (plan no longer simple, or the expression is busy in an outer
  * call of a recursive function).
@@ -842,17 +858,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	pure = simple_expr_ready_for_pure_eval(expr, curlxid);
 	if (!pure)
 	{
-		/*
-		 * A snapshot may be needed after COMMIT in a procedure.  Once one
-		 * is there, only an impure statement (exec_stmt clears the flag)
-		 * or a subtransaction rollback can take it away: expressions run
-		 * nothing that could end the transaction.
-		 */
-		if (unlikely(!estate->portal_snapshot_ensured))
-		{
-			EnsurePortalSnapshotExists();
-			estate->portal_snapshot_ensured = true;
-		}
+		ensure_portal_snapshot(estate);
 
 		/*
 		 * Reading records needs a savepoint, but when that is all the
@@ -968,11 +974,7 @@ exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 	if (!CachedPlanIsSimplyValid(expr->simple_plansource, expr->simple_plan,
 								 NULL))
 		return false;
-	if (unlikely(!estate->portal_snapshot_ensured))
-	{
-		EnsurePortalSnapshotExists();
-		estate->portal_snapshot_ensured = true;
-	}
+	ensure_portal_snapshot(estate);
 
 	/* the states of another transaction or plan will not do */
 	if (expr->simple_nested_lxid != curlxid ||

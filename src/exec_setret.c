@@ -148,7 +148,6 @@ store_composite(PlnExecState *estate, Datum value, Oid valtype,
 				const char *mismatch_msg)
 {
 	TupleDesc	tupdesc = estate->tuple_store_desc;
-	HeapTupleHeader td;
 	HeapTupleData tmptup;
 	TupleDesc	valdesc;
 	TupleConversionMap *map;
@@ -159,18 +158,25 @@ store_composite(PlnExecState *estate, Datum value, Oid valtype,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("cannot return non-composite value from function returning composite type")));
 
-	td = DatumGetHeapTupleHeader(value);
-	valdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
-									 HeapTupleHeaderGetTypMod(td));
-	tmptup.t_len = HeapTupleHeaderGetDatumLength(td);
-	ItemPointerSetInvalid(&(tmptup.t_self));
-	tmptup.t_tableOid = InvalidOid;
-	tmptup.t_data = td;
+	valdesc = pln_composite_as_tuple(value, &tmptup);
 
 	map = convert_tuples_by_position(valdesc, tupdesc, mismatch_msg);
 	tup = map ? execute_attr_map_tuple(&tmptup, map) : &tmptup;
 	tuplestore_puttuple(estate->tuple_store, tup);
 	ReleaseTupleDesc(valdesc);
+}
+
+/* A row of NULLs into the tuplestore, in the current memory context */
+static void
+store_null_row(PlnExecState *estate)
+{
+	TupleDesc	tupdesc = estate->tuple_store_desc;
+	int			n = Max(tupdesc->natts, 1);
+	Datum	   *values = palloc0(sizeof(Datum) * n);
+	bool	   *nulls = palloc(sizeof(bool) * n);
+
+	memset(nulls, true, sizeof(bool) * n);
+	tuplestore_putvalues(estate->tuple_store, tupdesc, values, nulls);
 }
 
 /* One scalar value into a one-column tuplestore */
@@ -265,14 +271,7 @@ exec_stmt_return_next(PlnExecState *estate, PlnStmtReturnNext *stmt)
 									rec->refname),
 							 errdetail("The tuple structure of a not-yet-assigned record is indeterminate.")));
 				if (isnull)
-				{
-					Datum	   *nulldatums = palloc0(sizeof(Datum) * Max(tupdesc->natts, 1));
-					bool	   *nullflags = palloc(sizeof(bool) * Max(tupdesc->natts, 1));
-
-					memset(nullflags, true, sizeof(bool) * Max(tupdesc->natts, 1));
-					tuplestore_putvalues(estate->tuple_store, tupdesc,
-										 nulldatums, nullflags);
-				}
+					store_null_row(estate);
 				else
 					store_composite(estate, value, valtype,
 									gettext_noop("wrong record type supplied in RETURN NEXT"));
@@ -295,15 +294,7 @@ exec_stmt_return_next(PlnExecState *estate, PlnStmtReturnNext *stmt)
 		if (estate->func->fn_retistuple)
 		{
 			if (isnull)
-			{
-				/* a NULL composite is a row of NULLs */
-				Datum	   *nulldatums = palloc0(sizeof(Datum) * Max(tupdesc->natts, 1));
-				bool	   *nullflags = palloc(sizeof(bool) * Max(tupdesc->natts, 1));
-
-				memset(nullflags, true, sizeof(bool) * Max(tupdesc->natts, 1));
-				tuplestore_putvalues(estate->tuple_store, tupdesc,
-									 nulldatums, nullflags);
-			}
+				store_null_row(estate);		/* a NULL composite */
 			else
 				store_composite(estate, value, valtype,
 								gettext_noop("returned record type does not match expected record type"));

@@ -224,7 +224,6 @@ pln_trigger_result(PlnExecState *estate, FunctionCallInfo fcinfo)
 {
 	TriggerData *trigdata = (TriggerData *) fcinfo->context;
 	TupleDesc	reldesc = RelationGetDescr(trigdata->tg_relation);
-	HeapTupleHeader td;
 	HeapTupleData tmptup;
 	TupleDesc	retdesc;
 	TupleConversionMap *map;
@@ -258,13 +257,7 @@ pln_trigger_result(PlnExecState *estate, FunctionCallInfo fcinfo)
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("cannot return non-composite value from function returning composite type")));
 
-		td = DatumGetHeapTupleHeader(estate->retval);
-		retdesc = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(td),
-										 HeapTupleHeaderGetTypMod(td));
-		tmptup.t_len = HeapTupleHeaderGetDatumLength(td);
-		ItemPointerSetInvalid(&(tmptup.t_self));
-		tmptup.t_tableOid = InvalidOid;
-		tmptup.t_data = td;
+		retdesc = pln_composite_as_tuple(estate->retval, &tmptup);
 
 		map = trigger_result_map(retdesc, reldesc);
 		rettup = map ? execute_attr_map_tuple(&tmptup, map) : &tmptup;

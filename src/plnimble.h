@@ -1049,6 +1049,9 @@ extern void exec_set_found(PlnExecState *estate, bool state);
 extern char *format_param_values(PlnExecState *estate, ParamListInfo params);
 extern char *eval_dynamic_query(PlnExecState *estate, PlnExpr *query);
 extern ParamListInfo eval_using_params(PlnExecState *estate, List *params);
+extern Portal pln_open_dynamic_portal(PlnExecState *estate, PlnExpr *query,
+									  List *params, const char *curname,
+									  int cursor_options);
 extern const char *pln_diag_kind_name(PlnDiagKind kind);
 
 /* exec_setret.c: RETURN NEXT, RETURN QUERY, the result of a set function */
@@ -1137,6 +1140,7 @@ extern void assign_text_var(PlnExecState *estate, PlnVar *var,
 							const char *str);
 extern void exec_init_datum(PlnExecState *estate, PlnDatum *datum);
 extern void pln_rec_set_null(PlnExecState *estate, PlnRec *rec);
+extern TupleDesc pln_composite_as_tuple(Datum value, HeapTupleData *tuple);
 extern void pln_rec_set_empty(PlnExecState *estate, PlnRec *rec,
 							  TupleDesc tupdesc);
 extern void pln_rec_set_empty_like(PlnExecState *estate, PlnRec *rec,

@@ -102,33 +102,9 @@ fi
 [ ${#SELECTED[@]} -gt 0 ] || SELECTED=(lazy)
 
 # ---------------------------------------------------------------------------
-# Workload files.  directive, section, scaled and trim are the same as in
-# bench/run.sh (keep them in step), so both runners read a file the same way.
-
-# directive NAME FILE: the values of "-- @NAME value" header lines, one a line.
-directive() {
-	sed -n "s/^-- @$1[[:space:]]\{1,\}//p" "$2" | sed 's/[[:space:]]*$//'
-}
-
-# section NAME FILE: the SQL between "-- @@NAME" and the next "-- @@" marker.
-section() {
-	awk -v want="$1" '
-		/^-- @@[a-z_]+[ \t]*$/ { cur = $0; sub(/^-- @@/, "", cur); sub(/[ \t]+$/, "", cur); next }
-		cur == want' "$2"
-}
-
-trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; s=${s%"${s##*[![:space:]]}"}; printf '%s' "$s"; }
-
-# scaled BASE KIND: a parameter value at the current scale (as in run.sh).
-scaled() {
-	awk -v b="$1" -v k="${2:-linear}" -v s="$SCALE" 'BEGIN {
-		if (k == "linear") v = int(b * s + 0.5)
-		else if (k == "fixed") v = b
-		else if (k ~ /^log:/) { x = log(s) / log(substr(k, 5) + 0); v = b + int(x + (x >= 0 ? 0.5 : -0.5)) }
-		else { print "bad parameter kind " k > "/dev/stderr"; exit 1 }
-		if (v < 1) v = 1
-		printf "%d\n", v }'
-}
+# Workload files: directive, section, trim and scaled
+# shellcheck source=bench/workload_file.sh
+. "$BENCH_DIR/workload_file.sh"
 
 # All workloads, ordered by their "@order" directive, then name.
 mapfile -t ALL < <(

@@ -34,6 +34,18 @@ OBJS = \
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/grammar -Igrammar -Isrc
+
+# Only the entry points the server looks up by name are exported (they are
+# declared PGDLLEXPORT in src/plnimble.h); every other symbol stays inside
+# the library, so calls between our files are direct calls and our globals
+# are reached without the symbol table's indirection.  This is what
+# PostgreSQL 16's PGXS does for every module; 15's leaves PGDLLEXPORT empty
+# on this platform, so it is defined here.
+PG_CFLAGS = -fvisibility=hidden
+# Calls into the server and libc go straight through the symbol table
+# instead of through a stub each.
+PG_CFLAGS += -fno-plt
+PG_CPPFLAGS += -D'PGDLLEXPORT=__attribute__((visibility("default")))'
 ERRCODES_TXT := $(shell $(PG_CONFIG) --sharedir)/errcodes.txt
 
 EXTRA_CLEAN = grammar/gram.c grammar/gram.h grammar/scan.c src/conditions_table.h

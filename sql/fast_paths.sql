@@ -364,3 +364,35 @@ END
 $$;
 CALL fp_toast();
 SELECT k, length(v) FROM fp_big ORDER BY k;
+
+-- a call that is not a recursion reuses the function's variable space from
+-- its last call; a recursive one gets its own, so the outer level's
+-- variables survive the inner calls, and each call starts from the
+-- declared defaults whatever the last one left behind
+CREATE FUNCTION fp_levels(k int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+  mine text := 'level' || k;
+  seen int := 0;
+  inner_result text;
+BEGIN
+  seen := seen + 1;
+  IF k = 0 THEN
+    RETURN mine || ':' || seen;
+  END IF;
+  inner_result := fp_levels(k - 1);
+  IF k = 7 THEN
+    PERFORM 1 / (k - 7);
+  END IF;
+  RETURN mine || ':' || seen || '(' || inner_result || ')';
+END
+$$;
+SELECT fp_levels(1);
+SELECT fp_levels(3);
+SELECT fp_levels(1), fp_levels(0), fp_levels(1);
+DO $$
+BEGIN
+  RAISE NOTICE '%', fp_levels(8);
+EXCEPTION WHEN division_by_zero THEN
+  RAISE NOTICE 'caught, then: %', fp_levels(1);
+END
+$$;

@@ -243,6 +243,27 @@ RESET plnimble.lazy_savepoints;
 SELECT sp_empty_loop(1000);
 SELECT * FROM sp_delta();
 
+-- the setting changed in the middle of a call applies from the next
+-- block entry: only the middle block starts a savepoint (the first call
+-- also plans its expressions, which needs one)
+CREATE FUNCTION sp_switch() RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+    n int := 0;
+BEGIN
+    BEGIN n := n + 1; EXCEPTION WHEN OTHERS THEN NULL; END;
+    PERFORM set_config('plnimble.lazy_savepoints', 'off', true);
+    BEGIN n := n + 1; EXCEPTION WHEN OTHERS THEN NULL; END;
+    PERFORM set_config('plnimble.lazy_savepoints', 'on', true);
+    BEGIN n := n + 1; EXCEPTION WHEN OTHERS THEN NULL; END;
+    RETURN n;
+END
+$$;
+SELECT sp_switch();
+SELECT * FROM sp_delta();
+SELECT sp_switch();
+SELECT * FROM sp_delta();
+SHOW plnimble.lazy_savepoints;
+
 -- thousands of errors caught without a savepoint: no leak warnings at
 -- commit, and the backend's memory does not grow with their number
 CREATE FUNCTION sp_many_errors(n int) RETURNS int LANGUAGE plpgsql AS $$

@@ -389,7 +389,7 @@ datum_copy_size(PlnDatumType dtype)
 static void
 build_datum_copy_image(PlnFunction *func)
 {
-	MemoryContext fn_context = GetMemoryChunkContext(func);
+	MemoryContext fn_context = func->fn_cxt;
 	int			ndatums = func->ndatums;
 	int		   *offsets;
 	Size		image_size = 0;
@@ -428,10 +428,8 @@ static void
 copy_datums(PlnExecState *estate, PlnFunction *func)
 {
 	int			ndatums = func->ndatums;
-	const int  *offsets;
 	char	   *space;
-	char	   *copies;
-	int			i;
+	bool		fresh;
 
 	if (func->datum_copy_space == 0)
 		build_datum_copy_image(func);
@@ -439,21 +437,39 @@ copy_datums(PlnExecState *estate, PlnFunction *func)
 	/*
 	 * One allocation for the call's parameter list (set up by
 	 * pln_setup_param_list), the array and all the copies, which are
-	 * filled in with one memcpy: calls are frequent.
+	 * filled in with one memcpy: calls are frequent.  A call that is not
+	 * a recursion uses the function's own space, kept from its last call:
+	 * no allocation, and the array already points where it should.
+	 * Nothing outlives a call that could still point into that space: the
+	 * copies hold pointers to values in the call's memory, never the
+	 * other way round.
 	 */
-	space = palloc(func->datum_copy_space);
+	fresh = (func->use_count > 1 || func->datum_space == NULL);
+	if (func->use_count > 1)
+		space = palloc(func->datum_copy_space);
+	else
+	{
+		if (func->datum_space == NULL)
+			func->datum_space = MemoryContextAlloc(func->fn_cxt,
+												   func->datum_copy_space);
+		space = func->datum_space;
+	}
 	estate->paramLI = (ParamListInfo) space;
 	space += MAXALIGN(offsetof(ParamListInfoData, params));
 	estate->ndatums = ndatums;
 	estate->datums = (PlnDatum **) space;
 	space += MAXALIGN(sizeof(PlnDatum *) * ndatums);
 
-	copies = space;
-	memcpy(copies, func->datum_copy_image, func->datum_copy_image_size);
-	offsets = func->datum_copy_offset;
-	for (i = 0; i < ndatums; i++)
-		estate->datums[i] = (offsets[i] >= 0) ?
-			(PlnDatum *) (copies + offsets[i]) : func->datums[i];
+	memcpy(space, func->datum_copy_image, func->datum_copy_image_size);
+	if (fresh)
+	{
+		const int  *offsets = func->datum_copy_offset;
+		int			i;
+
+		for (i = 0; i < ndatums; i++)
+			estate->datums[i] = (offsets[i] >= 0) ?
+				(PlnDatum *) (space + offsets[i]) : func->datums[i];
+	}
 }
 
 /*
@@ -775,23 +791,20 @@ exec_stmt_block(PlnExecState *estate, PlnStmtBlock *block)
 {
 	int			rc;
 
-	exec_block_init_vars(estate, block);
+	if (block->n_initvars > 0)
+		exec_block_init_vars(estate, block);
 
 	if (block->exceptions)
 		rc = exec_stmt_block_with_handlers(estate, block);
 	else
 		rc = exec_stmts(estate, block->body);
 
-	if (rc != PLN_RC_OK && rc != PLN_RC_RETURN &&
-		rc != PLN_RC_CONTINUE && rc != PLN_RC_EXIT)
-		elog(ERROR, "unrecognized rc: %d", rc);
-
 	/*
 	 * A block stops an EXIT only when the EXIT names the block's label.
 	 * An unlabelled EXIT always leaves the innermost loop, passing through
 	 * any blocks in between.
 	 */
-	if (rc == PLN_RC_EXIT && estate->exitlabel != NULL &&
+	if (unlikely(rc == PLN_RC_EXIT) && estate->exitlabel != NULL &&
 		block->label != NULL && strcmp(block->label, estate->exitlabel) == 0)
 	{
 		estate->exitlabel = NULL;
@@ -1365,12 +1378,9 @@ pln_stmt_nested_bodies(PlnStmt *stmt)
  * ----------
  */
 
-/*
- * Release what the last expression evaluation left behind: the SPI result
- * of a query and the expression context's per-tuple memory.
- */
+/* exec_eval_cleanup (plnimble.h) when there is something to release */
 void
-exec_eval_cleanup(PlnExecState *estate)
+exec_eval_cleanup_slowly(PlnExecState *estate)
 {
 	SPITupleTable *tuptable = estate->eval_tuptable;
 

@@ -1451,7 +1451,11 @@ pln_transaction_eval_context(void)
 static void
 release_econtext(EcontextStackEntry *entry)
 {
-	ReScanExprContext(entry->econtext);
+	ExprContext *econtext = entry->econtext;
+
+	if (econtext->ecxt_callbacks != NULL ||
+		!pln_context_is_clean(econtext->ecxt_per_tuple_memory))
+		ReScanExprContext(econtext);
 	entry->next = econtext_free;
 	econtext_free = entry;
 }

@@ -32,8 +32,6 @@
 
 PG_MODULE_MAGIC;
 
-void		_PG_init(void);
-
 PG_FUNCTION_INFO_V1(plnimble_call_handler);
 PG_FUNCTION_INFO_V1(plnimble_inline_handler);
 PG_FUNCTION_INFO_V1(plnimble_validator);

@@ -29,6 +29,7 @@
 #include "executor/spi.h"
 #include "nodes/bitmapset.h"
 #include "nodes/execnodes.h"
+#include "nodes/memnodes.h"
 #include "parser/parser.h"
 #include "utils/expandedrecord.h"
 #include "utils/plancache.h"
@@ -746,6 +747,8 @@ typedef struct PlnFunction
 	Size		datum_copy_image_size;
 	int		   *datum_copy_offset;	/* per datum: its place in the image,
 									 * or -1 when shared */
+	char	   *datum_space;	/* datum_copy_space bytes for calls that
+								 * are not recursions, or NULL */
 	uint32		fn_proc_hashvalue;	/* of its pg_proc row in the syscache */
 	bool		fn_proc_checked;	/* valid as of the row's last change */
 	unsigned long use_count;	/* calls in progress: do not free while > 0 */
@@ -766,7 +769,6 @@ struct PlnSavepointFrame
 
 	/* saved on entry to the block */
 	MemoryContext entry_context;
-	PlnStmt    *entry_err_stmt;
 	ErrorData  *entry_cur_error;
 	int			entry_handler_depth;	/* pln_handler_depth */
 
@@ -984,8 +986,34 @@ extern List *pln_stmt_nested_bodies(PlnStmt *stmt);
 
 /* exec.c: statements */
 extern int	exec_stmts(PlnExecState *estate, List *stmts);
-extern void exec_eval_cleanup(PlnExecState *estate);
+extern void exec_eval_cleanup_slowly(PlnExecState *estate);
 extern MemoryContext get_stmt_mcontext(PlnExecState *estate);
+
+/*
+ * Has the memory context nothing to free?  Resetting one that has neither
+ * allocations of its own nor children does nothing, and is frequent.
+ */
+static inline bool
+pln_context_is_clean(MemoryContext context)
+{
+	return context->isReset && context->firstchild == NULL;
+}
+
+/*
+ * Release what the last expression evaluation left behind: the SPI result
+ * of a query and the expression context's per-tuple memory.  Most
+ * statements leave neither (a by-value result, no query): that case stays
+ * inline.
+ */
+static inline void
+exec_eval_cleanup(PlnExecState *estate)
+{
+	if (estate->eval_tuptable == NULL &&
+		(estate->eval_econtext == NULL ||
+		 pln_context_is_clean(estate->eval_econtext->ecxt_per_tuple_memory)))
+		return;
+	exec_eval_cleanup_slowly(estate);
+}
 
 /* exec_expr.c: expressions */
 extern void exec_prepare_plan(PlnExecState *estate, PlnExpr *expr,
@@ -1174,6 +1202,20 @@ pln_in_lazy_region(PlnExecState *estate)
 	return estate->sp_top != NULL && !estate->sp_top->materialized;
 }
 
+/*
+ * Entering a handler block is the hot path of lazy savepoints, and the
+ * sigjmp_buf PG_TRY keeps on the stack would otherwise get a stack
+ * protector canary, checked at every exit.  Only sigsetjmp writes to it.
+ */
+#if defined(__has_attribute)
+#if __has_attribute(no_stack_protector)
+#define pln_no_stack_protector __attribute__((no_stack_protector))
+#endif
+#endif
+#ifndef pln_no_stack_protector
+#define pln_no_stack_protector
+#endif
+
 /* savepoint.c: handlers running in the session (for caught errors' memory) */
 extern int	pln_handler_depth;
 
@@ -1250,6 +1292,17 @@ extern Datum pln_trigger_result(PlnExecState *estate, FunctionCallInfo fcinfo);
 
 /* handler.c */
 extern PlnFunction *pln_compile_for_validation(Oid funcoid, Oid rettype);
+
+/*
+ * What the server looks up in the library by name: the only symbols it
+ * exports (the Makefile builds with hidden visibility).
+ */
+extern PGDLLEXPORT void _PG_init(void);
+extern PGDLLEXPORT Datum plnimble_call_handler(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum plnimble_inline_handler(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum plnimble_validator(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum plnimble_savepoint_stats(PG_FUNCTION_ARGS);	/* funcs.c */
+extern PGDLLEXPORT Datum plnimble_savepoint_plan(PG_FUNCTION_ARGS);	/* explain.c */
 
 /* explain.c */
 extern void pln_init_analysis_state(PlnExecState *estate, PlnFunction *func);

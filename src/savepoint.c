@@ -346,7 +346,8 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 		estate->simple_expr_running->simple_in_use = false;
 		estate->simple_expr_running = NULL;
 	}
-	estate->err_stmt = frame->entry_err_stmt;
+	/* the block was the running statement when it was entered */
+	estate->err_stmt = (PlnStmt *) frame->block;
 	estate->raising_notice = false;
 	/* a handler inside the block that failed is no longer running */
 	estate->cur_error = frame->entry_cur_error;
@@ -435,6 +436,12 @@ release_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
  * the subtransaction right away (the PL/pgSQL way); otherwise bring the
  * search path up to date if impure work may have changed it.
  *
+ * search_path_checked is only ever set here, and only while lazy
+ * savepoints are on, so the hot path tests that one flag.  The setting
+ * can only change through impure work (SET, set_config(), a function's
+ * SET clause, the end of a subtransaction or transaction), which clears
+ * the flag, so a change is seen at the next block entry.
+ *
  * Checking that a cached plan is still valid compares search paths, which
  * recomputes ours from the catalogs if it changed since it was last used.
  * That must never happen in a pure region, so it is done here, before the
@@ -468,52 +475,68 @@ enter_frame_slowly(PlnExecState *estate, PlnSavepointFrame *frame)
  * that stays pure costs a frame on the C stack and a sigsetjmp.  The work
  * for the other cases is kept out of line (pg_noinline above) so that
  * this function stays small.
+ *
+ * The error handling is PG_TRY/PG_CATCH written out (elog.h describes the
+ * protocol: save PG_exception_stack and error_context_stack, point the
+ * former at a local sigjmp_buf, restore both on the way out), so that the
+ * normal exit returns straight from the protected part instead of passing
+ * through the flags PG_END_TRY tests.  Only the arguments and the frame,
+ * whose address estate->sp_top holds, are used after a longjmp; neither
+ * variable is changed after sigsetjmp.
  */
-int
+pln_no_stack_protector int
 exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 {
+	sigjmp_buf *save_exception_stack = PG_exception_stack;
+	ErrorContextCallback *save_context_stack = error_context_stack;
+	sigjmp_buf	local_sigjmp_buf;
 	PlnSavepointFrame frame;
-	ErrorData  *edata = NULL;
-	int			rc = PLN_RC_OK;
+	ErrorData  *edata;
 
 	pln_stats.blocks_entered++;
+
+	/* the block is the statement running (restore_call_state relies on it) */
+	Assert(estate->err_stmt == (PlnStmt *) block);
 
 	frame.outer = estate->sp_top;
 	frame.block = block;
 	frame.materialized = false;
 	frame.entry_context = CurrentMemoryContext;
-	frame.entry_err_stmt = estate->err_stmt;
 	frame.entry_cur_error = estate->cur_error;
 	frame.entry_handler_depth = pln_handler_depth;
 
-	if (unlikely(!pln_lazy_savepoints || !estate->search_path_checked))
+	/* (never set while lazy savepoints are off: see enter_frame_slowly) */
+	if (unlikely(!estate->search_path_checked))
 		enter_frame_slowly(estate, &frame);
 
 	estate->sp_top = &frame;
 
-	/*
-	 * rc and edata need not be volatile: rc is only read when no error was
-	 * thrown, and edata is only set after one was.
-	 */
-	PG_TRY();
+	if (sigsetjmp(local_sigjmp_buf, 0) == 0)
 	{
+		int			rc;
+
+		PG_exception_stack = &local_sigjmp_buf;
+
 		rc = exec_stmts(estate, block->body);
 
 		estate->sp_top = frame.outer;
 		if (frame.materialized)
 			release_savepoint(estate, &frame);
-	}
-	PG_CATCH();
-	{
-		estate->sp_top = frame.outer;
-		if (frame.materialized)
-			edata = catch_with_savepoint(estate, &frame);
-		else
-			edata = catch_without_savepoint(estate, &frame, block);
-	}
-	PG_END_TRY();
 
-	if (unlikely(edata != NULL))
-		return run_matching_handler(estate, block, edata);
-	return rc;
+		PG_exception_stack = save_exception_stack;
+		error_context_stack = save_context_stack;
+		return rc;
+	}
+
+	/* an error was thrown inside the block */
+	PG_exception_stack = save_exception_stack;
+	error_context_stack = save_context_stack;
+
+	estate->sp_top = frame.outer;
+	if (frame.materialized)
+		edata = catch_with_savepoint(estate, &frame);
+	else
+		edata = catch_without_savepoint(estate, &frame, block);
+
+	return run_matching_handler(estate, block, edata);
 }

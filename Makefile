@@ -27,6 +27,7 @@ OBJS = \
 	src/raise.o \
 	src/savepoint.o \
 	src/purity.o \
+	src/snapshots.o \
 	src/conditions.o \
 	src/funcs.o \
 	src/explain.o

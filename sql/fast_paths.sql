@@ -396,3 +396,29 @@ EXCEPTION WHEN division_by_zero THEN
   RAISE NOTICE 'caught, then: %', fp_levels(1);
 END
 $$;
+
+-- expressions whose only mutable parts read no tables (format, concat,
+-- now, to_char, ...) are evaluated without a new snapshot; any call that
+-- may read a table still gets one, and sees the rows inserted before it,
+-- also when it is an argument of format() or concat()
+CREATE TABLE fp_snap (k int);
+CREATE FUNCTION fp_snap_count() RETURNS bigint LANGUAGE sql STABLE
+  AS 'SELECT count(*) FROM fp_snap';
+CREATE FUNCTION fp_snap_test() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+  out text := '';
+  started timestamptz := now();
+BEGIN
+  INSERT INTO fp_snap VALUES (1);
+  out := format('%s;', fp_snap_count());
+  INSERT INTO fp_snap VALUES (2);
+  out := out || concat(fp_snap_count(), ';');
+  INSERT INTO fp_snap VALUES (3);
+  out := out || format('%s=%s;', 'n', 7 * 6) || fp_snap_count()::text;
+  out := out || concat_ws(',', ';', to_char(12345, '99,999'), 1.5::float8,
+                          now() = started, current_setting('statement_timeout'));
+  RETURN out;
+END
+$$;
+SELECT fp_snap_test();
+SELECT fp_snap_test();

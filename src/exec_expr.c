@@ -412,7 +412,7 @@ exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan)
 	choose_rw_param(expr);
 
 	/* only a volatile or stable function can look at the database */
-	expr->simple_mutable = contain_mutable_functions((Node *) expr->simple_expr);
+	expr->simple_needs_snapshot = pln_expr_needs_snapshot((Node *) expr->simple_expr);
 
 	/* what may run without a savepoint, decided while one is in place */
 	get_typlenbyval(expr->simple_type, &expr->simple_typlen,
@@ -797,7 +797,7 @@ run_simple_expr_state(PlnExecState *estate, PlnExpr *expr, ExprState *state,
 	Datum		result;
 
 	snapshot_pushed = (!estate->readonly_func && !pure &&
-					   expr->simple_mutable);
+					   expr->simple_needs_snapshot);
 	if (snapshot_pushed)
 	{
 		CommandCounterIncrement();

@@ -219,7 +219,9 @@ typedef struct PlnExpr
 	Oid			simple_type;
 	int32		simple_typmod;
 	bool		simple_is_param;	/* expression is just a variable */
-	bool		simple_mutable; /* calls a volatile or stable function */
+	bool		simple_needs_snapshot;	/* calls a volatile or stable
+										 * function that may read tables
+										 * (snapshots.c) */
 	bool		simple_calls_only_pure; /* pure but for reading records
 										 * (see purity.c) */
 	int			simple_param_dno;
@@ -1316,6 +1318,9 @@ extern bool pln_expr_tree_calls_only_pure(Node *node, PlnFunction *func);
 extern void pln_expr_analyse_purity(PlnExpr *expr);
 extern Oid	pln_pure_output_function(Oid typid);
 extern char *pln_describe_impurity(Node *node, PlnFunction *func);
+
+/* snapshots.c */
+extern bool pln_expr_needs_snapshot(Node *node);
 
 /* session counters (savepoint.c) */
 typedef struct PlnSavepointStats

@@ -1313,6 +1313,7 @@ extern bool pln_cast_is_pure(PlnExecState *estate,
 							 Oid dsttype, int32 dsttypmod);
 
 /* purity.c */
+extern bool pln_oid_in_list(Oid oid, const Oid *list, int n);
 extern bool pln_expr_tree_is_pure(Node *node, PlnFunction *func);
 extern bool pln_expr_tree_calls_only_pure(Node *node, PlnFunction *func);
 extern void pln_expr_analyse_purity(PlnExpr *expr);

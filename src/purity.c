@@ -201,8 +201,9 @@ typedef struct PurityContext
 	Node	   *culprit;		/* first impure node */
 } PurityContext;
 
-static bool
-oid_in_list(Oid oid, const Oid *list, int n)
+/* Is oid one of the n in list?  (Also for snapshots.c.) */
+bool
+pln_oid_in_list(Oid oid, const Oid *list, int n)
 {
 	int			i;
 
@@ -240,7 +241,7 @@ collation_is_pure(Oid collid)
 static bool
 function_call_is_pure(Oid funcid, Oid inputcollid)
 {
-	return oid_in_list(funcid, pure_functions, lengthof(pure_functions)) &&
+	return pln_oid_in_list(funcid, pure_functions, lengthof(pure_functions)) &&
 		collation_is_pure(inputcollid);
 }
 
@@ -250,7 +251,7 @@ function_call_is_allowed(Oid funcid, Oid inputcollid, PurityContext *context)
 {
 	return function_call_is_pure(funcid, inputcollid) ||
 		(context->records_allowed &&
-		 oid_in_list(funcid, catalog_reading_functions,
+		 pln_oid_in_list(funcid, catalog_reading_functions,
 					 lengthof(catalog_reading_functions)));
 }
 
@@ -345,7 +346,7 @@ impure_node_walker(Node *node, PurityContext *context)
 			pure = !((NullTest *) node)->argisrow;
 			break;
 		case T_MinMaxExpr:
-			pure = oid_in_list(((MinMaxExpr *) node)->minmaxtype,
+			pure = pln_oid_in_list(((MinMaxExpr *) node)->minmaxtype,
 							   pure_minmax_types,
 							   lengthof(pure_minmax_types));
 			break;

@@ -59,19 +59,6 @@ static const Oid output_calling_functions[] = {
 };
 
 static bool
-oid_listed(Oid oid, const Oid *list, int n)
-{
-	int			i;
-
-	for (i = 0; i < n; i++)
-	{
-		if (list[i] == oid)
-			return true;
-	}
-	return false;
-}
-
-static bool
 args_have_known_output(List *args)
 {
 	ListCell   *lc;
@@ -93,12 +80,12 @@ call_needs_snapshot(Oid funcid, List *args, bool variadic)
 {
 	if (func_volatile(funcid) == PROVOLATILE_IMMUTABLE)
 		return false;
-	if (oid_listed(funcid, snapshot_free_functions,
+	if (pln_oid_in_list(funcid, snapshot_free_functions,
 				   lengthof(snapshot_free_functions)))
 		return false;
 	/* a VARIADIC array argument would be printed with array_out */
 	if (!variadic &&
-		oid_listed(funcid, output_calling_functions,
+		pln_oid_in_list(funcid, output_calling_functions,
 				   lengthof(output_calling_functions)))
 		return !args_have_known_output(args);
 	return true;

@@ -155,3 +155,33 @@ $$;
 BEGIN;
 SELECT pv_fields();
 ROLLBACK;
+
+-- a function whose handler block starts by evaluating an expression has
+-- that plan checked as the block is entered; the caller's query changes
+-- the search path between two calls, and the next call must see it
+CREATE FUNCTION pv_safe_add(a integer) RETURNS integer LANGUAGE plnimble AS $$
+BEGIN
+    RETURN a + 1;
+EXCEPTION WHEN others THEN
+    RETURN -1;
+END
+$$;
+CREATE FUNCTION pv_safe_assign(a integer) RETURNS integer LANGUAGE plnimble AS $$
+DECLARE
+    x integer;
+BEGIN
+    BEGIN
+        x := a + 1;
+        x := x / (a - 3);
+    EXCEPTION WHEN division_by_zero THEN
+        x := a + 1;
+    END;
+    RETURN x;
+END
+$$;
+BEGIN;
+SELECT g, pv_safe_add(g), pv_safe_assign(g), pv_path_at(g, 2)
+  FROM generate_series(1, 4) g;
+SELECT public.pv_safe_add(1), public.pv_safe_assign(3);
+ROLLBACK;
+SELECT pv_safe_add(1), pv_safe_assign(3);

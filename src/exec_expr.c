@@ -635,6 +635,28 @@ simple_plan_checked(PlnExpr *expr)
 }
 
 /*
+ * Check, before a handler block is entered, the plan of the pure
+ * expression its first statement evaluates (see enter_frame_slowly).
+ * Returns true if the plan was checked and found valid; the block then
+ * trusts it without a second check.  Only for a plan this transaction
+ * already holds a reference to.
+ */
+bool
+pln_check_plan_before_block(PlnExpr *expr)
+{
+	if (expr == NULL || expr->purity != PLN_PURITY_PURE ||
+		expr->simple_state_cxt == NULL ||
+		expr->simple_plan_lxid != MyProc->lxid ||
+		simple_plan_known_valid(expr))
+		return false;
+	if (!CachedPlanIsSimplyValid(expr->simple_plansource, expr->simple_plan,
+								 NULL))
+		return false;
+	simple_plan_checked(expr);
+	return true;
+}
+
+/*
  * Can the expression be evaluated right now without anything but pure
  * work?  Its tree must be pure, with an ExprState built from the current
  * plan, and the plan must still be valid.  Checking that touches no

@@ -1020,6 +1020,7 @@ exec_eval_cleanup(PlnExecState *estate)
 /* exec_expr.c: expressions */
 extern void exec_prepare_plan(PlnExecState *estate, PlnExpr *expr,
 							  int cursorOptions);
+extern bool pln_check_plan_before_block(PlnExpr *expr);
 extern bool exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 								  Datum *result, bool *isNull,
 								  Oid *rettype, int32 *rettypmod);

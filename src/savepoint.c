@@ -432,9 +432,36 @@ release_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 }
 
 /*
+ * The expression a block's first statement evaluates, if it is an
+ * assignment or a RETURN of an expression; else NULL.
+ */
+static PlnExpr *
+first_pure_expression(PlnStmtBlock *block)
+{
+	PlnStmt    *first;
+
+	if (block->body == NIL)
+		return NULL;
+	first = (PlnStmt *) linitial(block->body);
+	if (first->cmd_type == PLN_STMT_ASSIGN)
+		return ((PlnStmtAssign *) first)->expr;
+	if (first->cmd_type == PLN_STMT_RETURN)
+		return ((PlnStmtReturn *) first)->expr;
+	return NULL;
+}
+
+/*
  * The unusual parts of entering a block: with lazy savepoints off, start
  * the subtransaction right away (the PL/pgSQL way); otherwise bring the
  * search path up to date if impure work may have changed it.
+ *
+ * Checking a cached plan compares search paths, so it recomputes ours on
+ * the way (CachedPlanIsSimplyValid compares the plan's path with the
+ * current one, which it first brings up to date).  When the block starts
+ * by evaluating a pure expression, that expression's plan is checked
+ * here, which does both jobs at once; the block then finds the plan
+ * checked and does not check it again.  Otherwise the path is asked for
+ * directly.
  *
  * search_path_checked is only ever set here, and only while lazy
  * savepoints are on, so the hot path tests that one flag.  The setting
@@ -451,7 +478,8 @@ release_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
  * it stays good until then.
  */
 static pg_noinline void
-enter_frame_slowly(PlnExecState *estate, PlnSavepointFrame *frame)
+enter_frame_slowly(PlnExecState *estate, PlnSavepointFrame *frame,
+				   PlnStmtBlock *block)
 {
 	if (!pln_lazy_savepoints)
 	{
@@ -461,7 +489,8 @@ enter_frame_slowly(PlnExecState *estate, PlnSavepointFrame *frame)
 	}
 	else
 	{
-		(void) fetch_search_path_array(NULL, 0);
+		if (!pln_check_plan_before_block(first_pure_expression(block)))
+			(void) fetch_search_path_array(NULL, 0);
 		estate->search_path_checked = true;
 	}
 }
@@ -507,7 +536,7 @@ exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 
 	/* (never set while lazy savepoints are off: see enter_frame_slowly) */
 	if (unlikely(!estate->search_path_checked))
-		enter_frame_slowly(estate, &frame);
+		enter_frame_slowly(estate, &frame, block);
 
 	estate->sp_top = &frame;
 

@@ -616,35 +616,6 @@ exec_stmts(PlnExecState *estate, List *stmts)
 	return rc;
 }
 
-/*
- * Statements that may start running inside a handler block that has no
- * subtransaction yet.  They only compute; whatever impure work their
- * expressions, casts or targets need starts the savepoint on the way
- * (pln_need_savepoint).  Every other statement (SQL, and anything added
- * later) starts it before running.
- */
-static inline bool
-stmt_may_run_lazily(PlnStmt *stmt)
-{
-	switch (stmt->cmd_type)
-	{
-		case PLN_STMT_BLOCK:
-		case PLN_STMT_ASSIGN:
-		case PLN_STMT_IF:
-		case PLN_STMT_CASE:
-		case PLN_STMT_LOOP:
-		case PLN_STMT_WHILE:
-		case PLN_STMT_FORI:
-		case PLN_STMT_EXIT:
-		case PLN_STMT_RETURN:
-		case PLN_STMT_RAISE:
-		case PLN_STMT_ASSERT:
-			return true;
-		default:
-			return false;
-	}
-}
-
 static int
 exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 {
@@ -653,7 +624,7 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 
 	CHECK_FOR_INTERRUPTS();
 
-	lazy = stmt_may_run_lazily(stmt);
+	lazy = pln_stmt_may_run_lazily(stmt);
 	if (!lazy)
 	{
 		pln_need_savepoint(estate);

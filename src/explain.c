@@ -293,7 +293,7 @@ stmt_own_impurity(SavepointPlan *sp, PlnStmt *stmt)
 			return pstrdup("runs SQL");
 
 		default:
-			/* see stmt_may_run_lazily() */
+			/* see pln_stmt_may_run_lazily() */
 			return pstrdup("statement kind not reviewed for running without one");
 	}
 }

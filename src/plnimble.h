@@ -1196,6 +1196,35 @@ extern void pln_materialize_savepoints(PlnExecState *estate);
 extern bool pln_error_context_unseen(PlnExecState *estate, int sqlerrcode);
 
 /*
+ * Statements that may start running inside a handler block that has no
+ * subtransaction yet.  They only compute; whatever impure work their
+ * expressions, casts or targets need starts the savepoint on the way
+ * (pln_need_savepoint).  Every other statement (SQL, and anything added
+ * later) starts it before running.
+ */
+static inline bool
+pln_stmt_may_run_lazily(PlnStmt *stmt)
+{
+	switch (stmt->cmd_type)
+	{
+		case PLN_STMT_BLOCK:
+		case PLN_STMT_ASSIGN:
+		case PLN_STMT_IF:
+		case PLN_STMT_CASE:
+		case PLN_STMT_LOOP:
+		case PLN_STMT_WHILE:
+		case PLN_STMT_FORI:
+		case PLN_STMT_EXIT:
+		case PLN_STMT_RETURN:
+		case PLN_STMT_RAISE:
+		case PLN_STMT_ASSERT:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
  * Is the call running inside a handler block whose subtransaction has not
  * been started yet?  Then only pure work may be done (purity.c).
  */

@@ -248,6 +248,9 @@ run_matching_handler(PlnExecState *estate, PlnStmtBlock *block,
  * handler (restore_call_state, plnimble_call_handler).  The contexts live
  * for the session: they hold at most one error each between uses, and a
  * COMMIT in a handler (allowed in a procedure) must not free the error.
+ * Their first block, which a reset keeps, is large enough for a typical
+ * error with its context lines, so that catching one allocates nothing
+ * from the system.
  * ----------
  */
 int			pln_handler_depth = 0;
@@ -281,7 +284,7 @@ caught_error_context(void)
 		caught_error_contexts[depth] =
 			AllocSetContextCreate(TopMemoryContext,
 								  "PL/nimble caught error",
-								  ALLOCSET_SMALL_SIZES);
+								  ALLOCSET_DEFAULT_SIZES);
 	return caught_error_contexts[depth];
 }
 
@@ -431,6 +434,14 @@ release_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 	estate->err_text = NULL;
 }
 
+/* Does the block's body start with a statement that starts the savepoint? */
+static bool
+block_starts_impure(PlnStmtBlock *block)
+{
+	return block->body != NIL &&
+		!pln_stmt_may_run_lazily((PlnStmt *) linitial(block->body));
+}
+
 /*
  * The expression a block's first statement evaluates, if it is an
  * assignment or a RETURN of an expression; else NULL.
@@ -486,6 +497,14 @@ enter_frame_slowly(PlnExecState *estate, PlnSavepointFrame *frame,
 		estate->err_text = "during statement block entry";
 		materialize_frame(estate, frame);
 		estate->err_text = NULL;
+	}
+	else if (block_starts_impure(block))
+	{
+		/*
+		 * Its first statement starts the savepoint before it runs, so no
+		 * pure work will run in this block before impure work: nothing to
+		 * prepare (and search_path_checked stays false).
+		 */
 	}
 	else
 	{

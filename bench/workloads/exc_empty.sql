@@ -5,10 +5,10 @@
 -- releases one per iteration.  The baseline is the same loop without the
 -- EXCEPTION clause: with lazy savepoints the two should cost about the same.
 --
--- @desc    (a) 2M empty BEGIN..EXCEPTION blocks; baseline loop without EXCEPTION
+-- @desc    (a) 10M empty BEGIN..EXCEPTION blocks; baseline loop without EXCEPTION
 -- @group   lazy
 -- @order   10
--- @param   N 2000000
+-- @param   N 10000000
 -- @case    exc_empty       | >=10 | lazy_off,n=@N@ | SELECT exc_empty_@LANG@(@N@)
 -- @case    exc_empty_noexc | info | n=@N@          | SELECT exc_empty_noexc_@LANG@(@N@)
 -- @derived exc_empty / exc_empty_noexc, plnimble | exc_empty.plnimble / exc_empty_noexc.plnimble | <=1.5

@@ -770,18 +770,7 @@ exec_stmt_block(PlnExecState *estate, PlnStmtBlock *block)
 	else
 		rc = exec_stmts(estate, block->body);
 
-	/*
-	 * A block stops an EXIT only when the EXIT names the block's label.
-	 * An unlabelled EXIT always leaves the innermost loop, passing through
-	 * any blocks in between.
-	 */
-	if (unlikely(rc == PLN_RC_EXIT) && estate->exitlabel != NULL &&
-		block->label != NULL && strcmp(block->label, estate->exitlabel) == 0)
-	{
-		estate->exitlabel = NULL;
-		rc = PLN_RC_OK;
-	}
-	return rc;
+	return exec_block_exit_rc(estate, block, rc);
 }
 
 static int
@@ -1013,6 +1002,64 @@ eval_loop_bound(PlnExecState *estate, PlnExpr *expr, const char *nullmsg)
  * FOR i IN [REVERSE] lower .. upper [BY step]: the bounds and step are
  * evaluated once, as integers.
  */
+/*
+ * A loop body that is just a block with an EXCEPTION clause (and no
+ * variables of its own, whose initialisation would run outside the
+ * block's protection) runs under one catch point for all its iterations
+ * (pln_run_handler_block_loop): the usual shape of "try this for every
+ * row", and entering the block then costs no sigsetjmp per iteration.
+ */
+static bool
+body_is_handler_block(List *body)
+{
+	PlnStmtBlock *block;
+
+	if (list_length(body) != 1 ||
+		((PlnStmt *) linitial(body))->cmd_type != PLN_STMT_BLOCK)
+		return false;
+	block = (PlnStmtBlock *) linitial(body);
+	return block->exceptions != NULL && block->n_initvars == 0;
+}
+
+/* An integer FOR loop's state, for pln_run_handler_block_loop */
+typedef struct ForIHandlerLoop
+{
+	PlnHandlerBlockLoop hloop;	/* must be first */
+	PlnVar	   *var;
+	int32		loop_value;
+	int32		end_value;
+	int32		step_value;
+	bool		reverse;
+	bool		started;
+	bool		found;
+} ForIHandlerLoop;
+
+/* The same steps as the loop in exec_stmt_fori */
+static bool
+fori_next_iteration(PlnExecState *estate, PlnHandlerBlockLoop *hloop)
+{
+	ForIHandlerLoop *loop = (ForIHandlerLoop *) hloop;
+
+	if (loop->started)
+	{
+		int64		next_value = (int64) loop->loop_value + loop->step_value;
+
+		if (next_value < PG_INT32_MIN || next_value > PG_INT32_MAX)
+			return false;
+		loop->loop_value = (int32) next_value;
+	}
+	loop->started = true;
+
+	if (loop->reverse ? loop->loop_value < loop->end_value :
+		loop->loop_value > loop->end_value)
+		return false;
+
+	loop->found = true;
+	assign_simple_var(estate, loop->var, Int32GetDatum(loop->loop_value),
+					  false, false);
+	return true;
+}
+
 static int
 exec_stmt_fori(PlnExecState *estate, PlnStmtForI *stmt)
 {
@@ -1045,28 +1092,49 @@ exec_stmt_fori(PlnExecState *estate, PlnStmtForI *stmt)
 	if (stmt->reverse)
 		step_value = -step_value;
 
-	while (stmt->reverse ? loop_value >= end_value : loop_value <= end_value)
+	if (body_is_handler_block(stmt->body))
 	{
-		bool		exit_loop;
-		int64		next_value;
+		ForIHandlerLoop loop;
 
-		found = true;
-		assign_simple_var(estate, var, Int32GetDatum(loop_value),
-						  false, false);
+		loop.hloop.next_iteration = fori_next_iteration;
+		loop.hloop.label = stmt->label;
+		loop.var = var;
+		loop.loop_value = loop_value;
+		loop.end_value = end_value;
+		loop.step_value = step_value;
+		loop.reverse = stmt->reverse;
+		loop.started = false;
+		loop.found = false;
+		rc = pln_run_handler_block_loop(estate,
+										(PlnStmtBlock *) linitial(stmt->body),
+										&loop.hloop);
+		found = loop.found;
+	}
+	else
+	{
+		while (stmt->reverse ? loop_value >= end_value : loop_value <= end_value)
+		{
+			bool		exit_loop;
+			int64		next_value;
 
-		rc = exec_stmts(estate, stmt->body);
-		rc = exec_loop_body_rc(estate, rc, stmt->label, &exit_loop);
-		if (exit_loop)
-			break;
+			found = true;
+			assign_simple_var(estate, var, Int32GetDatum(loop_value),
+							  false, false);
 
-		/*
-		 * Stepping is done in 64 bits.  A value past the int4 range is
-		 * necessarily past the end bound too, so the loop is over.
-		 */
-		next_value = (int64) loop_value + step_value;
-		if (next_value < PG_INT32_MIN || next_value > PG_INT32_MAX)
-			break;
-		loop_value = (int32) next_value;
+			rc = exec_stmts(estate, stmt->body);
+			rc = exec_loop_body_rc(estate, rc, stmt->label, &exit_loop);
+			if (exit_loop)
+				break;
+
+			/*
+			 * Stepping is done in 64 bits.  A value past the int4 range is
+			 * necessarily past the end bound too, so the loop is over.
+			 */
+			next_value = (int64) loop_value + step_value;
+			if (next_value < PG_INT32_MIN || next_value > PG_INT32_MAX)
+				break;
+			loop_value = (int32) next_value;
+		}
 	}
 
 	/* FOUND says whether the loop ran at least once */

@@ -1120,6 +1120,23 @@ exec_loop_body_rc(PlnExecState *estate, int rc, const char *label,
 	return exec_loop_body_rc_slow(estate, rc, label, exit_loop);
 }
 
+/*
+ * What a block does with its body's result code: an EXIT that names the
+ * block's label ends there.  An unlabelled EXIT always leaves the
+ * innermost loop, passing through any blocks in between.
+ */
+static inline int
+exec_block_exit_rc(PlnExecState *estate, PlnStmtBlock *block, int rc)
+{
+	if (unlikely(rc == PLN_RC_EXIT) && estate->exitlabel != NULL &&
+		block->label != NULL && strcmp(block->label, estate->exitlabel) == 0)
+	{
+		estate->exitlabel = NULL;
+		return PLN_RC_OK;
+	}
+	return rc;
+}
+
 /* assign.c: storing values into datums */
 extern void exec_assign_value(PlnExecState *estate, PlnDatum *target,
 							  Datum value, bool isNull,
@@ -1192,6 +1209,24 @@ extern int	exec_stmt_assert(PlnExecState *estate, PlnStmtAssert *stmt);
  */
 extern int	exec_stmt_block_with_handlers(PlnExecState *estate,
 										  PlnStmtBlock *block);
+
+/*
+ * A loop whose body is a single block with an EXCEPTION clause, run by
+ * pln_run_handler_block_loop: next_iteration prepares the next iteration
+ * (sets the loop variable) and returns false when the loop is over.  It
+ * must not fail in a way the block's handlers could catch: errors it
+ * raises leave the loop, as errors of the loop statement itself do.
+ */
+typedef struct PlnHandlerBlockLoop
+{
+	bool		(*next_iteration) (PlnExecState *estate,
+								   struct PlnHandlerBlockLoop *loop);
+	const char *label;			/* the loop's label, for EXIT and CONTINUE */
+} PlnHandlerBlockLoop;
+
+extern int	pln_run_handler_block_loop(PlnExecState *estate,
+									   PlnStmtBlock *block,
+									   PlnHandlerBlockLoop *loop);
 extern void pln_materialize_savepoints(PlnExecState *estate);
 extern bool pln_error_context_unseen(PlnExecState *estate, int sqlerrcode);
 

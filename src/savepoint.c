@@ -37,6 +37,7 @@
 
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -447,7 +448,7 @@ block_starts_impure(PlnStmtBlock *block)
  * assignment or a RETURN of an expression; else NULL.
  */
 static PlnExpr *
-first_pure_expression(PlnStmtBlock *block)
+first_expression(PlnStmtBlock *block)
 {
 	PlnStmt    *first;
 
@@ -466,27 +467,25 @@ first_pure_expression(PlnStmtBlock *block)
  * the subtransaction right away (the PL/pgSQL way); otherwise bring the
  * search path up to date if impure work may have changed it.
  *
- * Checking a cached plan compares search paths, so it recomputes ours on
- * the way (CachedPlanIsSimplyValid compares the plan's path with the
- * current one, which it first brings up to date).  When the block starts
- * by evaluating a pure expression, that expression's plan is checked
- * here, which does both jobs at once; the block then finds the plan
- * checked and does not check it again.  Otherwise the path is asked for
- * directly.
- *
- * search_path_checked is only ever set here, and only while lazy
- * savepoints are on, so the hot path tests that one flag.  The setting
- * can only change through impure work (SET, set_config(), a function's
- * SET clause, the end of a subtransaction or transaction), which clears
- * the flag, so a change is seen at the next block entry.
- *
  * Checking that a cached plan is still valid compares search paths, which
- * recomputes ours from the catalogs if it changed since it was last used.
- * That must never happen in a pure region, so it is done here, before the
- * region starts.  Only impure work can change the search path (a SET, a
- * role change, catalog invalidations), and all impure work passes
- * pln_need_savepoint(), which clears search_path_checked; so once checked
- * it stays good until then.
+ * recomputes ours from the catalogs if it changed since it was last used
+ * (CachedPlanIsSimplyValid brings the current path up to date before it
+ * compares).  That must never happen in a pure region, so it is done
+ * here, before the region starts.  When the block starts by evaluating a
+ * pure expression, checking that expression's plan here does it, and the
+ * block then finds the plan checked and does not check it again;
+ * otherwise the path is asked for directly.  A block whose first
+ * statement is impure needs neither: that statement starts the savepoint
+ * before anything runs.
+ *
+ * Only impure work can change the search path (a SET, a role change,
+ * catalog invalidations), and all impure work passes pln_need_savepoint(),
+ * which clears search_path_checked; so once checked it stays good until
+ * then.  The flag is only ever set here, and only while lazy savepoints
+ * are on, so the hot path tests that one flag: the setting, too, can only
+ * change through impure work (SET, set_config(), a function's SET clause,
+ * the end of a subtransaction or transaction), so a change is seen at the
+ * next block entry.
  */
 static pg_noinline void
 enter_frame_slowly(PlnExecState *estate, PlnSavepointFrame *frame,
@@ -508,10 +507,56 @@ enter_frame_slowly(PlnExecState *estate, PlnSavepointFrame *frame,
 	}
 	else
 	{
-		if (!pln_check_plan_before_block(first_pure_expression(block)))
+		if (!pln_check_plan_before_block(first_expression(block)))
 			(void) fetch_search_path_array(NULL, 0);
 		estate->search_path_checked = true;
 	}
+}
+
+/*
+ * Push the frame of a block that is being entered.  Its variables have
+ * already been initialised.  Errors raised here are not the block's.
+ */
+static inline void
+enter_frame(PlnExecState *estate, PlnSavepointFrame *frame,
+			PlnStmtBlock *block)
+{
+	pln_stats.blocks_entered++;
+
+	/* the block is the statement running (restore_call_state relies on it) */
+	Assert(estate->err_stmt == (PlnStmt *) block);
+
+	frame->outer = estate->sp_top;
+	frame->block = block;
+	frame->materialized = false;
+	frame->entry_context = CurrentMemoryContext;
+	frame->entry_cur_error = estate->cur_error;
+	frame->entry_handler_depth = pln_handler_depth;
+
+	/* (never set while lazy savepoints are off: see enter_frame_slowly) */
+	if (unlikely(!estate->search_path_checked))
+		enter_frame_slowly(estate, frame, block);
+
+	estate->sp_top = frame;
+}
+
+/* Pop the frame of a block whose body ran to its end */
+static inline void
+leave_frame(PlnExecState *estate, PlnSavepointFrame *frame)
+{
+	estate->sp_top = frame->outer;
+	if (frame->materialized)
+		release_savepoint(estate, frame);
+}
+
+/* Pop the frame of a block whose body threw an error; returns the error */
+static inline ErrorData *
+catch_in_frame(PlnExecState *estate, PlnSavepointFrame *frame)
+{
+	estate->sp_top = frame->outer;
+	if (frame->materialized)
+		return catch_with_savepoint(estate, frame);
+	return catch_without_savepoint(estate, frame, frame->block);
 }
 
 /*
@@ -541,23 +586,7 @@ exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 	PlnSavepointFrame frame;
 	ErrorData  *edata;
 
-	pln_stats.blocks_entered++;
-
-	/* the block is the statement running (restore_call_state relies on it) */
-	Assert(estate->err_stmt == (PlnStmt *) block);
-
-	frame.outer = estate->sp_top;
-	frame.block = block;
-	frame.materialized = false;
-	frame.entry_context = CurrentMemoryContext;
-	frame.entry_cur_error = estate->cur_error;
-	frame.entry_handler_depth = pln_handler_depth;
-
-	/* (never set while lazy savepoints are off: see enter_frame_slowly) */
-	if (unlikely(!estate->search_path_checked))
-		enter_frame_slowly(estate, &frame, block);
-
-	estate->sp_top = &frame;
+	enter_frame(estate, &frame, block);
 
 	if (sigsetjmp(local_sigjmp_buf, 0) == 0)
 	{
@@ -567,9 +596,7 @@ exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 
 		rc = exec_stmts(estate, block->body);
 
-		estate->sp_top = frame.outer;
-		if (frame.materialized)
-			release_savepoint(estate, &frame);
+		leave_frame(estate, &frame);
 
 		PG_exception_stack = save_exception_stack;
 		error_context_stack = save_context_stack;
@@ -580,11 +607,96 @@ exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 	PG_exception_stack = save_exception_stack;
 	error_context_stack = save_context_stack;
 
-	estate->sp_top = frame.outer;
-	if (frame.materialized)
-		edata = catch_with_savepoint(estate, &frame);
-	else
-		edata = catch_without_savepoint(estate, &frame, block);
+	edata = catch_in_frame(estate, &frame);
 
 	return run_matching_handler(estate, block, edata);
+}
+
+/*
+ * Run a loop whose body is a single block with an EXCEPTION clause and no
+ * variables (see body_is_handler_block in exec.c), doing for every
+ * iteration what running the body through exec_stmts would do: set the
+ * block as the running statement, check for interrupts, run the block,
+ * and pass its result code to the block and then to the loop.
+ *
+ * The difference is the catch point: one sigsetjmp serves every
+ * iteration until an error is caught, instead of one per entry of the
+ * block.  Whether an error belongs to the block or to the loop around it
+ * is told by in_block, set exactly while exec_stmt_block_with_handlers
+ * would have had its catch point armed: an error from next_iteration, the
+ * interrupt check or the block's entry leaves the loop, as it would have.
+ * After an error the block's handler runs as usual, outside the catch
+ * point, and the next iteration arms it again.
+ *
+ * As in exec_stmt_block_with_handlers, the frame is reached through
+ * estate->sp_top, and in_block is volatile: both are read after a
+ * longjmp.  The loop's own state lives behind the loop pointer.
+ */
+pln_no_stack_protector int
+pln_run_handler_block_loop(PlnExecState *estate, PlnStmtBlock *block,
+						   PlnHandlerBlockLoop *loop)
+{
+	sigjmp_buf *save_exception_stack = PG_exception_stack;
+	ErrorContextCallback *save_context_stack = error_context_stack;
+	PlnStmt    *loop_stmt = estate->err_stmt;
+	sigjmp_buf	local_sigjmp_buf;
+	PlnSavepointFrame frame;
+	volatile bool in_block = false;
+
+	for (;;)
+	{
+		ErrorData  *edata;
+		bool		exit_loop;
+		int			rc;
+
+		if (sigsetjmp(local_sigjmp_buf, 0) == 0)
+		{
+			PG_exception_stack = &local_sigjmp_buf;
+
+			rc = PLN_RC_OK;
+			while (loop->next_iteration(estate, loop))
+			{
+				estate->err_stmt = (PlnStmt *) block;
+				CHECK_FOR_INTERRUPTS();
+
+				enter_frame(estate, &frame, block);
+				in_block = true;
+
+				rc = exec_stmts(estate, block->body);
+
+				leave_frame(estate, &frame);
+				in_block = false;
+
+				estate->err_stmt = loop_stmt;
+				rc = exec_block_exit_rc(estate, block, rc);
+				rc = exec_loop_body_rc(estate, rc, loop->label, &exit_loop);
+				if (exit_loop)
+					break;
+			}
+
+			PG_exception_stack = save_exception_stack;
+			error_context_stack = save_context_stack;
+			estate->err_stmt = loop_stmt;
+			return rc;
+		}
+
+		/* an error was thrown in the loop */
+		PG_exception_stack = save_exception_stack;
+		error_context_stack = save_context_stack;
+
+		if (!in_block)
+			PG_RE_THROW();
+		in_block = false;
+
+		edata = catch_in_frame(estate, &frame);
+
+		rc = run_matching_handler(estate, block, edata);
+
+		estate->err_stmt = loop_stmt;
+		rc = exec_block_exit_rc(estate, block, rc);
+		rc = exec_loop_body_rc(estate, rc, loop->label, &exit_loop);
+		if (exit_loop)
+			return rc;
+		/* on with the next iteration, under a new catch point */
+	}
 }

@@ -330,7 +330,7 @@ measure() {
 		ERRMSG=$(grep -m1 -E '(ERROR|FATAL|PANIC):' "$out" | sed 's/^.*\(ERROR\|FATAL\|PANIC\):  */\1: /')
 		return 1
 	fi
-	IR=$(grep -h '^summary:' "$WDIR"/cg.out.* | awk '{ s += $2 } END { printf "%d", s }')
+	IR=$(grep -h '^summary:' "$WDIR"/cg.out.* | awk '{ s += $2 } END { printf "%.0f", s }')
 	[ "${IR:-0}" -gt 0 ] || { ERRMSG="no callgrind summary (see $WDIR/valgrind.log)"; return 1; }
 	# Tuples print as:   <TAB> 1: colname = "value"<TAB>(typeid = ...)
 	ANSWER=$(sed -n 's/^[[:space:]]*1: .* = "\(.*\)"[[:space:]]*(typeid = .*/\1/p' "$out" | head -n1)

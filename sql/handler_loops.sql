@@ -203,6 +203,75 @@ $$;
 SELECT hl_writes(8);
 SELECT * FROM hl_log ORDER BY i;
 
+-- loops of handler blocks inside each other and inside handlers: an error
+-- the inner block does not catch reaches the outer block; an error caught
+-- inside a handler leaves the outer error intact for SQLERRM, GET STACKED
+-- DIAGNOSTICS and a bare RAISE
+CREATE FUNCTION hl_nested(n int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    s text := '';
+    msg text;
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            FOR j IN 1..3 LOOP
+                BEGIN
+                    IF j = 2 THEN
+                        s := s || (i / (i - 2));
+                    END IF;
+                    IF j = 3 AND i = 3 THEN
+                        RAISE EXCEPTION 'outer % %', i, j;
+                    END IF;
+                    s := s || '.';
+                EXCEPTION WHEN division_by_zero THEN
+                    s := s || 'z';
+                    FOR k IN 1..2 LOOP
+                        BEGIN
+                            PERFORM 1 / (k - 1);
+                        EXCEPTION WHEN division_by_zero THEN
+                            GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
+                            s := s || '[' || msg || ']';
+                        END;
+                    END LOOP;
+                    s := s || '<' || SQLERRM || '>';
+                END;
+            END LOOP;
+        EXCEPTION WHEN raise_exception THEN
+            s := s || '{' || SQLERRM || '}';
+        END;
+        s := s || ' ';
+    END LOOP;
+    RETURN s;
+END
+$$;
+SELECT hl_nested(4);
+
+CREATE FUNCTION hl_reraise_nested() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    s text := '';
+BEGIN
+    BEGIN
+        RAISE EXCEPTION 'first';
+    EXCEPTION WHEN others THEN
+        FOR i IN 1..3 LOOP
+            BEGIN
+                RAISE EXCEPTION 'inner %', i;
+            EXCEPTION WHEN others THEN
+                s := s || SQLERRM || ', ';
+            END;
+        END LOOP;
+        s := s || 'then ' || SQLERRM;
+        BEGIN
+            RAISE;
+        EXCEPTION WHEN others THEN
+            s := s || ', re-raised ' || SQLERRM;
+        END;
+    END;
+    RETURN s;
+END
+$$;
+SELECT hl_reraise_nested();
+
 -- the same loops with a savepoint on every entry (the setting's name is
 -- spelled so that the PL/pgSQL oracle run leaves it alone: there it is
 -- just a placeholder)

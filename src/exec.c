@@ -999,10 +999,6 @@ eval_loop_bound(PlnExecState *estate, PlnExpr *expr, const char *nullmsg)
 }
 
 /*
- * FOR i IN [REVERSE] lower .. upper [BY step]: the bounds and step are
- * evaluated once, as integers.
- */
-/*
  * A loop body that is just a block with an EXCEPTION clause (and no
  * variables of its own, whose initialisation would run outside the
  * block's protection) runs under one catch point for all its iterations
@@ -1060,6 +1056,10 @@ fori_next_iteration(PlnExecState *estate, PlnHandlerBlockLoop *hloop)
 	return true;
 }
 
+/*
+ * FOR i IN [REVERSE] lower .. upper [BY step]: the bounds and step are
+ * evaluated once, as integers.
+ */
 static int
 exec_stmt_fori(PlnExecState *estate, PlnStmtForI *stmt)
 {

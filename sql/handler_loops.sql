@@ -1,5 +1,6 @@
--- handler_loops: an integer FOR loop whose body is a single block with an
--- EXCEPTION clause runs all its iterations under one catch point.  Every
+-- handler_loops: an integer FOR, WHILE or plain LOOP whose body is a single
+-- block with an EXCEPTION clause runs all its iterations under one catch
+-- point.  Every
 -- way of leaving the block and the loop must behave as with a catch point
 -- per iteration: errors caught and the loop going on, EXIT and CONTINUE
 -- (plain, to the loop's label, to the block's label, to an outer label)
@@ -272,12 +273,66 @@ END
 $$;
 SELECT hl_reraise_nested();
 
+-- WHILE and LOOP: the condition is the loop's, not the block's, so an
+-- error in it is not caught by the block's handler; EXIT and CONTINUE as
+-- in FOR
+CREATE FUNCTION hl_while(mode text) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    s text := '';
+    i int := 0;
+    d int := 5;
+BEGIN
+    WHILE 100 / d > 0 AND i < 8 LOOP
+        BEGIN
+            i := i + 1;
+            IF i = 2 THEN CONTINUE; END IF;
+            IF mode = 'exit' AND i = 6 THEN EXIT; END IF;
+            s := s || (10 / (i % 3));
+            IF mode = 'cond_error' AND i = 5 THEN d := 0; END IF;
+        EXCEPTION WHEN division_by_zero THEN
+            s := s || 'z';
+        END;
+        s := s || ',';
+    END LOOP;
+    RETURN s || ' i=' || i;
+EXCEPTION WHEN division_by_zero THEN
+    RETURN s || ' condition failed at i=' || i;
+END
+$$;
+SELECT hl_while('none'), hl_while('cond_error'), hl_while('exit');
+
+CREATE FUNCTION hl_loop(n int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    s text := '';
+    i int := 0;
+BEGIN
+    <<outer>>
+    LOOP
+        BEGIN
+            i := i + 1;
+            EXIT outer WHEN i > n;
+            IF i % 2 = 0 THEN
+                RAISE EXCEPTION 'even %', i;
+            END IF;
+            s := s || i || ' ';
+        EXCEPTION WHEN raise_exception THEN
+            s := s || '(' || SQLERRM || ') ';
+            CONTINUE outer WHEN i < n;
+            EXIT;
+        END;
+    END LOOP;
+    RETURN s;
+END
+$$;
+SELECT hl_loop(5), hl_loop(4), hl_loop(0);
+
 -- the same loops with a savepoint on every entry (the setting's name is
 -- spelled so that the PL/pgSQL oracle run leaves it alone: there it is
 -- just a placeholder)
 SELECT set_config('plnimble' || '.lazy_savepoints', 'off', false);
 SELECT hl_basic(10);
 SELECT m, hl_exits(m) FROM unnest(ARRAY['exit', 'handler_exit_outer']) m;
+SELECT hl_while('cond_error'), hl_loop(5);
 SELECT hl_return(4, true);
 SELECT hl_uncaught('handler');
 TRUNCATE hl_log;

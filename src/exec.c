@@ -944,9 +944,60 @@ exec_loop_body_rc_slow(PlnExecState *estate, int rc, const char *label,
 	return PLN_RC_OK;
 }
 
+/*
+ * A loop body that is just a block with an EXCEPTION clause (and no
+ * variables of its own, whose initialisation would run outside the
+ * block's protection) runs under one catch point for all its iterations
+ * (pln_run_handler_block_loop): the usual shape of "try this for every
+ * row", and entering the block then costs no sigsetjmp per iteration.
+ */
+static bool
+body_is_handler_block(List *body)
+{
+	PlnStmtBlock *block;
+
+	if (list_length(body) != 1 ||
+		((PlnStmt *) linitial(body))->cmd_type != PLN_STMT_BLOCK)
+		return false;
+	block = (PlnStmtBlock *) linitial(body);
+	return block->exceptions != NULL && block->n_initvars == 0;
+}
+
+/* LOOP and WHILE (cond NULL for LOOP), for pln_run_handler_block_loop */
+typedef struct CondHandlerLoop
+{
+	PlnHandlerBlockLoop hloop;	/* must be first */
+	PlnExpr    *cond;
+} CondHandlerLoop;
+
+static bool
+cond_next_iteration(PlnExecState *estate, PlnHandlerBlockLoop *hloop)
+{
+	CondHandlerLoop *loop = (CondHandlerLoop *) hloop;
+
+	return loop->cond == NULL || condition_holds(estate, loop->cond);
+}
+
+static int
+run_conditional_handler_loop(PlnExecState *estate, List *body,
+							 const char *label, PlnExpr *cond)
+{
+	CondHandlerLoop loop;
+
+	loop.hloop.next_iteration = cond_next_iteration;
+	loop.hloop.label = label;
+	loop.cond = cond;
+	return pln_run_handler_block_loop(estate, (PlnStmtBlock *) linitial(body),
+									  &loop.hloop);
+}
+
 static int
 exec_stmt_loop(PlnExecState *estate, PlnStmtLoop *stmt)
 {
+	if (body_is_handler_block(stmt->body))
+		return run_conditional_handler_loop(estate, stmt->body, stmt->label,
+											NULL);
+
 	for (;;)
 	{
 		int			rc = exec_stmts(estate, stmt->body);
@@ -961,6 +1012,10 @@ exec_stmt_loop(PlnExecState *estate, PlnStmtLoop *stmt)
 static int
 exec_stmt_while(PlnExecState *estate, PlnStmtWhile *stmt)
 {
+	if (body_is_handler_block(stmt->body))
+		return run_conditional_handler_loop(estate, stmt->body, stmt->label,
+											stmt->cond);
+
 	while (condition_holds(estate, stmt->cond))
 	{
 		int			rc;
@@ -996,25 +1051,6 @@ eval_loop_bound(PlnExecState *estate, PlnExpr *expr, const char *nullmsg)
 				 errmsg_internal("%s", _(nullmsg))));
 	exec_eval_cleanup(estate);
 	return DatumGetInt32(value);
-}
-
-/*
- * A loop body that is just a block with an EXCEPTION clause (and no
- * variables of its own, whose initialisation would run outside the
- * block's protection) runs under one catch point for all its iterations
- * (pln_run_handler_block_loop): the usual shape of "try this for every
- * row", and entering the block then costs no sigsetjmp per iteration.
- */
-static bool
-body_is_handler_block(List *body)
-{
-	PlnStmtBlock *block;
-
-	if (list_length(body) != 1 ||
-		((PlnStmt *) linitial(body))->cmd_type != PLN_STMT_BLOCK)
-		return false;
-	block = (PlnStmtBlock *) linitial(body);
-	return block->exceptions != NULL && block->n_initvars == 0;
 }
 
 /* An integer FOR loop's state, for pln_run_handler_block_loop */

@@ -444,12 +444,15 @@ copy_datums(PlnExecState *estate, PlnFunction *func)
 	 * copies hold pointers to values in the call's memory, never the
 	 * other way round.
 	 */
-	fresh = (func->use_count > 1 || func->datum_space == NULL);
 	if (func->use_count > 1)
+	{
 		space = palloc(func->datum_copy_space);
+		fresh = true;
+	}
 	else
 	{
-		if (func->datum_space == NULL)
+		fresh = (func->datum_space == NULL);
+		if (fresh)
 			func->datum_space = MemoryContextAlloc(func->fn_cxt,
 												   func->datum_copy_space);
 		space = func->datum_space;
@@ -1066,7 +1069,11 @@ typedef struct ForIHandlerLoop
 	bool		found;
 } ForIHandlerLoop;
 
-/* The same steps as the loop in exec_stmt_fori */
+/*
+ * The same steps as the plain loop in exec_stmt_fori, which keeps its own
+ * copy: with its state in locals rather than behind a pointer, an
+ * iteration of an ordinary FOR loop is about 10 instructions cheaper.
+ */
 static bool
 fori_next_iteration(PlnExecState *estate, PlnHandlerBlockLoop *hloop)
 {

@@ -613,6 +613,21 @@ exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 }
 
 /*
+ * The end of one iteration of pln_run_handler_block_loop, whether the
+ * block's body or its handler ran: the loop is the running statement
+ * again, and the result code passes the block and then the loop.
+ */
+static inline int
+finish_iteration(PlnExecState *estate, PlnStmtBlock *block,
+				 PlnHandlerBlockLoop *loop, PlnStmt *loop_stmt, int rc,
+				 bool *exit_loop)
+{
+	estate->err_stmt = loop_stmt;
+	rc = exec_block_exit_rc(estate, block, rc);
+	return exec_loop_body_rc(estate, rc, loop->label, exit_loop);
+}
+
+/*
  * Run a loop whose body is a single block with an EXCEPTION clause and no
  * variables (see body_is_handler_block in exec.c), doing for every
  * iteration what running the body through exec_stmts would do: set the
@@ -667,16 +682,14 @@ pln_run_handler_block_loop(PlnExecState *estate, PlnStmtBlock *block,
 				leave_frame(estate, &frame);
 				in_block = false;
 
-				estate->err_stmt = loop_stmt;
-				rc = exec_block_exit_rc(estate, block, rc);
-				rc = exec_loop_body_rc(estate, rc, loop->label, &exit_loop);
+				rc = finish_iteration(estate, block, loop, loop_stmt, rc,
+									  &exit_loop);
 				if (exit_loop)
 					break;
 			}
 
 			PG_exception_stack = save_exception_stack;
 			error_context_stack = save_context_stack;
-			estate->err_stmt = loop_stmt;
 			return rc;
 		}
 
@@ -692,9 +705,7 @@ pln_run_handler_block_loop(PlnExecState *estate, PlnStmtBlock *block,
 
 		rc = run_matching_handler(estate, block, edata);
 
-		estate->err_stmt = loop_stmt;
-		rc = exec_block_exit_rc(estate, block, rc);
-		rc = exec_loop_body_rc(estate, rc, loop->label, &exit_loop);
+		rc = finish_iteration(estate, block, loop, loop_stmt, rc, &exit_loop);
 		if (exit_loop)
 			return rc;
 		/* on with the next iteration, under a new catch point */

@@ -1,3 +1,4 @@
+# Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # plnimble: a PL/pgSQL-compatible procedural language with lazy savepoints.
 #
 # Built with PGXS against the server found by pg_config.  The parser is

@@ -1,3 +1,4 @@
+-- Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 /* plnimble--0.1.sql: install script for the plnimble language */
 
 \echo Use "CREATE EXTENSION plnimble" to load this file. \quit

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # bench/callgrind.sh: instruction counts, plpgsql vs plnimble, for the
 # workloads of bench/workloads/.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # bench/memory.sh: does a long-running loop grow the backend's memory?
 #
 #   bench/memory.sh [--no-build] [-n N]

@@ -1,3 +1,4 @@
+# Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # bench/report.awk: turns the runner's TSV files into the markdown report.
 #
 # Input files (tab-separated, recognised by name):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # bench/run.sh: plpgsql vs plnimble benchmark suite.
 #
 #   bench/run.sh [--reps N] [--scale F] [--no-build] [workload|group ...]

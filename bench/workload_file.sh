@@ -1,3 +1,4 @@
+# Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # bench/workload_file.sh: reading the workload files of bench/workloads/.
 # Sourced by bench/run.sh and bench/callgrind.sh, so that both read a file
 # the same way.  scaled reads the caller's $SCALE.

@@ -14,6 +14,9 @@
  * context.  Errors are reported with positions inside the body (see
  * pln_scanner_errposition).
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # scripts/accept.sh: accept plnimble's latest output as the expected output.
 #
 # Usage: bash scripts/accept.sh NAME...

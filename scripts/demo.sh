@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # scripts/demo.sh: a two-minute look at plnimble next to PL/pgSQL.
 #
 # Usage: bash scripts/demo.sh

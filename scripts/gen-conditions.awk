@@ -1,3 +1,4 @@
+# Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # gen-conditions.awk: turn the server's errcodes.txt into the table of
 # exception condition names used by src/conditions.c.
 #

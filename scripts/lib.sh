@@ -1,3 +1,4 @@
+# Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # shellcheck shell=bash
 # scripts/lib.sh: shell functions shared by plnimble's scripts.
 #

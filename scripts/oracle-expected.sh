@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # scripts/oracle-expected.sh: write expected/NAME.out from real PL/pgSQL.
 #
 # Usage: bash scripts/oracle-expected.sh NAME...      (NAME = sql/NAME.sql)

@@ -12,6 +12,9 @@
  * Records are kept as expanded records; an unassigned record has no
  * expanded record at all.
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -15,6 +15,9 @@
  * against the namespace that was current where the text was written, and
  * become PARAM_EXTERN Params numbered by datum (paramid = dno + 1).
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -8,6 +8,9 @@
  * built against.  Some names stand for more than one SQLSTATE; a WHEN
  * clause naming them catches all of them.
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

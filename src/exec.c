@@ -15,6 +15,9 @@
  * until exec_eval_cleanup; statements that need scratch space use the
  * statement context, which each such statement resets itself.
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -12,6 +12,9 @@
  * rolls back is gone afterwards, as in PL/pgSQL (opening one is impure:
  * the block's savepoint is started first).
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -9,6 +9,9 @@
  * here is impure and runs with any pending savepoint started (exec_stmt
  * sees to that for statement kinds it does not know to be pure).
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

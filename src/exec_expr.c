@@ -15,6 +15,9 @@
  * Variables are handed to SQL through one ParamListInfo per call whose
  * fetch hook reads the current value of a datum on demand.
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -10,6 +10,9 @@
  * block takes rows already returned with it (as in PL/pgSQL).  At exit the
  * tuplestore is handed over in materialize mode.
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

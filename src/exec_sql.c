@@ -8,6 +8,9 @@
  * variables are read by the query as Params.  FOUND and the STRICT/INTO
  * rules follow PL/pgSQL.
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -9,6 +9,9 @@
  * OLD in INSERT).  Since cached plans depend on that shape, a trigger
  * function is compiled once per trigger (compute_function_hashkey).
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

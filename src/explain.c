@@ -16,6 +16,9 @@
  * expressions), so expressions are planned here if no call has planned
  * them yet.  This module is for people and tests, not for speed.
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -3,6 +3,9 @@
  * funcs.c
  *	  SQL-callable functions that show what PL/nimble is doing.
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

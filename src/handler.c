@@ -7,6 +7,9 @@
  * Each entry point connects to SPI for the duration of the call, finds or
  * compiles the function (compile.c) and runs it (exec.c).
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -10,6 +10,9 @@
  * as it was where the expression was written, and the parser hooks resolve
  * its names through that pointer at run time.
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -16,6 +16,9 @@
  * transactions until the function is recompiled.  Per-call state lives in
  * PlnExecState and is allocated in the caller's SPI procedure context.
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef PLNIMBLE_H

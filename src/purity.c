@@ -24,6 +24,9 @@
  * than the database default, opens a file (time zones) or can call user
  * code stays off.
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

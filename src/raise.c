@@ -8,6 +8,9 @@
  * applies the USING options, and reports at the requested level.  Bare
  * RAISE re-throws the error being handled.
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -31,6 +31,9 @@
  * docs/design.md has the full argument.  With plnimble.lazy_savepoints
  * off, every frame is materialized on entry, like PL/pgSQL.
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -22,6 +22,9 @@
  * then required to be of the types purity.c knows (plain C, no lookups).
  * Anything else mutable keeps the snapshot.  When in doubt, it needs one.
  *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -50,7 +50,17 @@ PG_CFLAGS += -fno-plt
 PG_CPPFLAGS += -D'PGDLLEXPORT=__attribute__((visibility("default")))'
 ERRCODES_TXT := $(shell $(PG_CONFIG) --sharedir)/errcodes.txt
 
-EXTRA_CLEAN = grammar/gram.c grammar/gram.h grammar/scan.c src/conditions_table.h
+EXTRA_CLEAN = grammar/gram.c grammar/gram.h grammar/scan.c src/conditions_table.h \
+	src/lazy_check_list.h src/lazy_check.wrap
+
+# The checking build (make PLN_LAZY_CHECK=1; docs/design.md, "The checking
+# build"): the server functions plnimble's objects call that belong to the
+# groups in scripts/gen-lazy-check.sh are wrapped by src/lazy_check.c.
+ifdef PLN_LAZY_CHECK
+LAZY_CHECKED_OBJS := $(OBJS)
+OBJS += src/lazy_check.o
+SHLIB_LINK += @src/lazy_check.wrap
+endif
 
 include $(PGXS)
 
@@ -72,3 +82,12 @@ src/conditions_table.h: scripts/gen-conditions.awk $(ERRCODES_TXT)
 src/conditions.o: src/conditions_table.h
 
 $(OBJS): src/plnimble.h
+
+ifdef PLN_LAZY_CHECK
+src/lazy_check_list.h src/lazy_check.wrap &: scripts/gen-lazy-check.sh $(LAZY_CHECKED_OBJS)
+	bash scripts/gen-lazy-check.sh "$(shell $(PG_CONFIG) --includedir-server)" \
+		src/lazy_check_list.h src/lazy_check.wrap $(LAZY_CHECKED_OBJS)
+
+src/lazy_check.o src/lazy_check.bc: src/lazy_check_list.h src/lazy_check.h
+$(shlib): src/lazy_check.wrap
+endif

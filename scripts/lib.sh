@@ -20,7 +20,8 @@
 #                           oracle_tpl (the language named plnimble runs on
 #                           the real PL/pgSQL)
 #   pln_check_server_log    non-zero, printing the lines, if the server log
-#                           shows a backend crash or a resource leak
+#                           shows a backend crash, a failed assertion, a
+#                           lazy-check report or a resource leak
 #
 # Further pln_* helpers near the end run one regression script through
 # pg_regress; they are used by test.sh and oracle-expected.sh.
@@ -28,6 +29,7 @@
 # All functions return non-zero on failure instead of exiting, so they work
 # with or without `set -e` in the caller.  Settings that may be overridden
 # from the environment: PLN_PGBIN, PLN_PORT, PLN_TIMEOUT, PLN_WERROR,
+# PLN_LAZY_CHECK (1: the checking build, see src/lazy_check.c),
 # PLN_SERVER_LOG_COPY (see below).
 
 # Repository root, wherever the caller's working directory is.
@@ -109,7 +111,18 @@ pln_build_install() {
 	local warnings nwarn
 	mkdir -p "$PLN_ROOT/results" || return 1
 
-	if ! make -C "$PLN_ROOT" PG_CONFIG="$PLN_PG_CONFIG" -j2 >"$log" 2>&1; then
+	# The objects depend on the server's headers and the link on the
+	# checking build: switching either rebuilds everything.
+	local config="$PLN_PG_CONFIG lazy_check=${PLN_LAZY_CHECK:-0}"
+	local stamp=$PLN_ROOT/results/build-config
+	local make_args=(PG_CONFIG="$PLN_PG_CONFIG")
+	[ "${PLN_LAZY_CHECK:-0}" = 1 ] && make_args+=(PLN_LAZY_CHECK=1)
+	if [ "$(cat "$stamp" 2>/dev/null)" != "$config" ]; then
+		make -C "$PLN_ROOT" "${make_args[@]}" clean >/dev/null 2>&1 || true
+	fi
+	echo "$config" >"$stamp"
+
+	if ! make -C "$PLN_ROOT" "${make_args[@]}" -j2 >"$log" 2>&1; then
 		pln_log "build: FAILED (make), from $log:"
 		if [ "$(wc -l <"$log")" -le 80 ]; then
 			cat "$log" >&2
@@ -135,7 +148,7 @@ pln_build_install() {
 		fi
 	fi
 
-	if ! pln_sudo make -C "$PLN_ROOT" PG_CONFIG="$PLN_PG_CONFIG" install >>"$log" 2>&1; then
+	if ! pln_sudo make -C "$PLN_ROOT" "${make_args[@]}" install >>"$log" 2>&1; then
 		pln_log "build: FAILED (make install); last lines of $log:"
 		tail -n 30 "$log" >&2
 		return 1
@@ -327,13 +340,14 @@ EOF
 
 # ---------------------------------------------------------------------------
 # pln_check_server_log [LOGFILE]: fail (status 1) and print the offending
-# lines if the server log shows a crashed backend or a resource-leak
-# warning.  Leak words are only looked for in WARNING, LOG, FATAL and PANIC
-# lines, so a test's own ERROR text or logged statement cannot trigger it.
+# lines if the server log shows a crashed backend, a failed assertion, a
+# lazy-check report (the checking build) or a resource-leak warning.  Leak
+# words are only looked for in WARNING, LOG, FATAL and PANIC lines, so a
+# test's own ERROR text or logged statement cannot trigger it.
 # ---------------------------------------------------------------------------
 pln_check_server_log() {
 	local log=${1:-${PLN_SERVER_LOG:-}}
-	local crash='terminated by signal|server process .* was terminated|PANIC:|TRAP:'
+	local crash='terminated by signal|server process .* was terminated|PANIC:|TRAP:|LOG:  lazy-check: '
 	local severity='(WARNING|LOG|FATAL|PANIC):  '
 	local leak='leaked|resource was not closed|still referenced|WARNING:  .*leak'
 	local bad

@@ -2,7 +2,19 @@
 # Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # scripts/test.sh: build plnimble and run its regression scripts.
 #
-# Usage: bash scripts/test.sh [NAME...]      (NAME = sql/NAME.sql; default all)
+# Usage: bash scripts/test.sh [--lazy-check | --cassert] [NAME...]
+#        (NAME = sql/NAME.sql; default all)
+#
+#   --lazy-check  the checking build: plnimble linked with wrappers around
+#                 the server functions a handler block without its
+#                 subtransaction must not call (src/lazy_check.c); a call
+#                 of one there is an internal error and a server-log line
+#   --cassert     on a PostgreSQL 15 built with --enable-cassert
+#                 --enable-debug (scripts/cassert-server.sh, cached), then
+#                 the scripts in DISCARD_CACHES_SCRIPTS once more with
+#                 debug_discard_caches = 1
+#
+# See docs/testing-lanes.md.
 #
 # Installs missing build dependencies, builds and installs plnimble, starts a
 # throwaway PostgreSQL 15 cluster and creates the template databases (see
@@ -54,6 +66,25 @@ show_diff() {
 	fi
 }
 
+# --- lanes ---------------------------------------------------------------------
+lane=plain
+while [ $# -gt 0 ]; do
+	case $1 in
+	--lazy-check) lane=lazy-check ;;
+	--cassert) lane=cassert ;;
+	--) shift; break ;;
+	-*)
+		echo "unknown option: $1"
+		finish 0 1
+		;;
+	*) break ;;
+	esac
+	shift
+done
+# Recompilation, plan invalidation, records and triggers: run once more
+# on the assertion-enabled server with every cache flushed at each chance.
+DISCARD_CACHES_SCRIPTS=(recompile plan_validity data_model triggers)
+
 # --- which scripts -----------------------------------------------------------
 tests=()
 if [ $# -gt 0 ]; then
@@ -101,6 +132,27 @@ setup_failed() {
 }
 
 pln_install_deps || setup_failed "installing dependencies failed"
+case $lane in
+lazy-check) export PLN_LAZY_CHECK=1 ;;
+cassert)
+	# A private copy of the cached server, so that checkouts sharing the
+	# machine each install their plnimble into their own.
+	cassert_prefix=$(bash scripts/cassert-server.sh) ||
+		setup_failed "building the assertion-enabled server failed"
+	mkdir -p results
+	copy=$PWD/results/pg-cassert
+	if ! cmp -s "$cassert_prefix/.complete" "$copy/.complete"; then
+		rm -rf "$copy" && cp -a "$cassert_prefix" "$copy" ||
+			setup_failed "could not copy $cassert_prefix"
+	fi
+	PLN_PGBIN=$copy/bin
+	PLN_PG_CONFIG=$PLN_PGBIN/pg_config
+	PLN_PG_REGRESS=$(dirname "$("$PLN_PG_CONFIG" --pgxs)")/../test/regress/pg_regress
+	PATH=$PLN_PGBIN:$PATH
+	export PLN_PGBIN PLN_PG_REGRESS PATH
+	echo "lane: assertion-enabled PostgreSQL $("$PLN_PG_CONFIG" --version) from $cassert_prefix"
+	;;
+esac
 pln_build_install || setup_failed "build failed (see above and results/build.log)"
 mkdir -p results
 PLN_SERVER_LOG_COPY=$PWD/results/server.log
@@ -118,7 +170,12 @@ passed=0 failed=0
 identical=0 differ=0 allowlisted=0
 failed_diffs=() # "title|file" for the diffs shown after the per-script lines
 
-for t in "${tests[@]}"; do
+# run_scripts LABEL NAME...: both checks for each script; LABEL, if not
+# empty, is added to each script's line.
+run_scripts() {
+local label=$1 t
+shift
+for t in "$@"; do
 	# regress: plnimble against expected/NAME.out
 	rc=0
 	pln_regress_run "$t" || rc=$?
@@ -204,8 +261,31 @@ for t in "${tests[@]}"; do
 		checks_failed=1
 	fi
 	if [ "$checks_failed" -eq 0 ]; then verdict=ok; else verdict=FAIL; fi
-	printf '%-5s %-*s  (%s, %s%s)\n' "$verdict" "$width" "$t" "$regress" "$oracle" "$note"
+	printf '%-5s %-*s  (%s, %s%s)%s\n' "$verdict" "$width" "$t" "$regress" "$oracle" "$note" "${label:+ [$label]}"
 done
+}
+
+run_scripts "" "${tests[@]}"
+
+if [ "$lane" = cassert ]; then
+	again=()
+	for t in "${DISCARD_CACHES_SCRIPTS[@]}"; do
+		for u in "${tests[@]}"; do
+			[ "$t" = "$u" ] && again+=("$t")
+		done
+	done
+	if [ ${#again[@]} -gt 0 ]; then
+		if psql -X -q -d postgres -c "ALTER SYSTEM SET debug_discard_caches = 1" \
+			-c "SELECT pg_reload_conf()" >/dev/null; then
+			run_scripts "debug_discard_caches = 1" "${again[@]}"
+			psql -X -q -d postgres -c "ALTER SYSTEM RESET debug_discard_caches" \
+				-c "SELECT pg_reload_conf()" >/dev/null || true
+		else
+			echo "FAIL  could not set debug_discard_caches"
+			failed=$((failed + 1))
+		fi
+	fi
+fi
 
 # --- report ----------------------------------------------------------------------
 for entry in "${failed_diffs[@]}"; do

@@ -36,9 +36,9 @@
 #include "utils/typcache.h"
 
 #include "plnimble.h"
+#include "lazy_check.h"
 
 static void copy_datums(PlnExecState *estate, PlnFunction *func);
-static void exec_error_callback(void *arg);
 static int	exec_stmt(PlnExecState *estate, PlnStmt *stmt);
 static int	exec_stmt_block(PlnExecState *estate, PlnStmtBlock *block);
 static int	exec_stmt_assign(PlnExecState *estate, PlnStmtAssign *stmt);
@@ -479,9 +479,10 @@ copy_datums(PlnExecState *estate, PlnFunction *func)
 }
 
 /*
- * The CONTEXT line of errors raised while the call runs.
+ * The CONTEXT line of errors raised while the call runs.  (Not static: the
+ * checking build finds the running call by it, see lazy_check.h.)
  */
-static void
+void
 exec_error_callback(void *arg)
 {
 	PlnExecState *estate = (PlnExecState *) arg;
@@ -830,7 +831,9 @@ exec_stmt_if(PlnExecState *estate, PlnStmtIf *stmt)
  * Store the value of CASE x into the statement's hidden variable (see
  * make_case in the grammar).  The variable was compiled with a stand-in
  * type; it takes on the type of the value here, in this call's copy of
- * the datum.
+ * the datum.  The type is built once, on first use, and kept with the
+ * statement: building it reads the catalogs (so it passes a gate) and
+ * allocates in the function's memory.
  */
 static PlnVar *
 case_store_search_value(PlnExecState *estate, PlnStmtCase *stmt)
@@ -847,12 +850,19 @@ case_store_search_value(PlnExecState *estate, PlnStmtCase *stmt)
 	if (hidden->datatype->typoid != valtype ||
 		hidden->datatype->atttypmod != valtypmod)
 	{
-		MemoryContext oldcontext = MemoryContextSwitchTo(estate->func->fn_cxt);
+		if (stmt->t_type == NULL || stmt->t_type->typoid != valtype ||
+			stmt->t_type->atttypmod != valtypmod)
+		{
+			MemoryContext oldcontext;
 
-		hidden->datatype = pln_build_datatype(valtype, valtypmod,
+			pln_expr_need_savepoint(estate);
+			oldcontext = MemoryContextSwitchTo(estate->func->fn_cxt);
+			stmt->t_type = pln_build_datatype(valtype, valtypmod,
 											  estate->func->fn_input_collation,
 											  NULL);
-		MemoryContextSwitchTo(oldcontext);
+			MemoryContextSwitchTo(oldcontext);
+		}
+		hidden->datatype = stmt->t_type;
 	}
 
 	exec_assign_value(estate, (PlnDatum *) hidden, value, isnull,

@@ -883,16 +883,16 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	pure = simple_expr_ready_for_pure_eval(expr, curlxid);
 	if (!pure)
 	{
-		ensure_portal_snapshot(estate);
-
 		/*
 		 * Reading records needs a savepoint, but when that is all the
 		 * expression does beyond pure work, a plan checked in this epoch
-		 * is still good (see simple_plan_known_valid).
+		 * is still good (see simple_plan_known_valid).  The snapshot is
+		 * made sure of after the gate: it may take one.
 		 */
 		if (expr->simple_calls_only_pure)
 		{
 			pln_expr_need_savepoint_to_read(estate);
+			ensure_portal_snapshot(estate);
 			if (expr->simple_plan_lxid != curlxid ||
 				!simple_plan_known_valid(expr))
 			{
@@ -909,6 +909,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 		else
 		{
 			pln_expr_need_savepoint(estate);
+			ensure_portal_snapshot(estate);
 			if (!simple_expr_revalidate(estate, expr, curlxid))
 				return false;
 		}

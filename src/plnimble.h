@@ -65,6 +65,9 @@ typedef struct PlnType
 	bool		is_composite;	/* row type or RECORD: stored in a PlnRec */
 	bool		typisarray;		/* an array (or a domain over one): kept
 								 * as an expanded array */
+	struct ArrayMetaState *elem_meta;	/* arrays: the element type's
+										 * storage, looked up when the type
+										 * is built (for expand_array) */
 } PlnType;
 
 /* Fields common to every datum */
@@ -385,6 +388,7 @@ typedef struct PlnStmtCase
 	unsigned int stmtid;
 	PlnExpr    *t_expr;			/* search expression, or NULL */
 	int			t_varno;		/* hidden variable holding its value */
+	PlnType    *t_type;			/* the value's type, built on first use */
 	List	   *case_when_list; /* List of PlnCaseWhen */
 	bool		have_else;
 	List	   *else_stmts;
@@ -815,6 +819,8 @@ typedef struct PlnExecState
 
 	/* the innermost exception block in progress, see savepoint.c */
 	PlnSavepointFrame *sp_top;
+	bool		materializing;	/* its savepoints are being started (for
+								 * the checking build, lazy_check.c) */
 	bool		raising_notice; /* RAISE of a level below ERROR running */
 
 	/* holds plan references of CALL and DO across transaction ends */

@@ -46,6 +46,7 @@
 #include "utils/resowner.h"
 
 #include "plnimble.h"
+#include "lazy_check.h"
 
 static MemoryContext caught_error_context(void);
 
@@ -330,7 +331,38 @@ void
 pln_materialize_savepoints(PlnExecState *estate)
 {
 	Assert(estate->sp_top != NULL);
+	/* (if starting one fails, restore_call_state clears the flag) */
+	estate->materializing = true;
 	materialize_frame(estate, estate->sp_top);
+	estate->materializing = false;
+}
+
+/*
+ * For the checking build (lazy_check.c): is the innermost handler block of
+ * the innermost running call one without its subtransaction?  Then only
+ * pure work may run, and *stmt is the statement running.  The running
+ * call is the nearest on the error context stack: each call pushes its
+ * callback on entry, and every way out (normal or by error) pops it.
+ */
+bool
+pln_innermost_frame_is_lazy(PlnStmt **stmt)
+{
+	ErrorContextCallback *cb;
+
+	for (cb = error_context_stack; cb != NULL; cb = cb->previous)
+	{
+		if (cb->callback == exec_error_callback)
+		{
+			PlnExecState *estate = (PlnExecState *) cb->arg;
+
+			/* (starting the savepoints is what a gate is for) */
+			if (!pln_in_lazy_region(estate) || estate->materializing)
+				return false;
+			*stmt = estate->err_stmt;
+			return true;
+		}
+	}
+	return false;
 }
 
 /*
@@ -346,6 +378,7 @@ static void
 restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 {
 	MemoryContextSwitchTo(frame->entry_context);
+	estate->materializing = false;
 	/* the error may have come from anywhere: check plans again */
 	pln_validity_epoch++;
 	if (estate->simple_expr_running)

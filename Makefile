@@ -81,13 +81,14 @@ src/conditions_table.h: scripts/gen-conditions.awk $(ERRCODES_TXT)
 
 src/conditions.o: src/conditions_table.h
 
-$(OBJS): src/plnimble.h
+$(OBJS): src/plnimble.h src/pln_tree.h src/pln_compile.h src/pln_exec.h \
+	src/pln_savepoint.h src/pln_handler.h
 
 ifdef PLN_LAZY_CHECK
 src/lazy_check_list.h src/lazy_check.wrap &: scripts/gen-lazy-check.sh $(LAZY_CHECKED_OBJS)
 	bash scripts/gen-lazy-check.sh "$(shell $(PG_CONFIG) --includedir-server)" \
 		src/lazy_check_list.h src/lazy_check.wrap $(LAZY_CHECKED_OBJS)
 
-src/lazy_check.o src/lazy_check.bc: src/lazy_check_list.h src/lazy_check.h
+src/lazy_check.o src/lazy_check.bc: src/lazy_check_list.h
 $(shlib): src/lazy_check.wrap
 endif

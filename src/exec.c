@@ -36,7 +36,6 @@
 #include "utils/typcache.h"
 
 #include "plnimble.h"
-#include "lazy_check.h"
 
 static void copy_datums(PlnExecState *estate, PlnFunction *func);
 static int	exec_stmt(PlnExecState *estate, PlnStmt *stmt);
@@ -480,7 +479,7 @@ copy_datums(PlnExecState *estate, PlnFunction *func)
 
 /*
  * The CONTEXT line of errors raised while the call runs.  (Not static: the
- * checking build finds the running call by it, see lazy_check.h.)
+ * checking build finds the running call by it, see lazy_check.c.)
  */
 void
 exec_error_callback(void *arg)

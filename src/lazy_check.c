@@ -43,7 +43,6 @@
 #include "utils/fmgrtab.h"
 
 #include "plnimble.h"
-#include "lazy_check.h"
 
 #if !defined(__x86_64__) || !defined(__ELF__)
 #error "the checking build (PLN_LAZY_CHECK) needs x86-64 ELF"

@@ -46,7 +46,6 @@
 #include "utils/resowner.h"
 
 #include "plnimble.h"
-#include "lazy_check.h"
 
 static MemoryContext caught_error_context(void);
 

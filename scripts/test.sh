@@ -173,96 +173,96 @@ failed_diffs=() # "title|file" for the diffs shown after the per-script lines
 # run_scripts LABEL NAME...: both checks for each script; LABEL, if not
 # empty, is added to each script's line.
 run_scripts() {
-local label=$1 t
-shift
-for t in "$@"; do
-	# regress: plnimble against expected/NAME.out
-	rc=0
-	pln_regress_run "$t" || rc=$?
-	if [ "$rc" -eq 0 ]; then
-		regress="regress ok"
-	else
-		case $rc in
-		124) regress="regress TIMEOUT" ;;
-		*)
+	local label=$1 t
+	shift
+	for t in "$@"; do
+		# regress: plnimble against expected/NAME.out
+		rc=0
+		pln_regress_run "$t" || rc=$?
+		if [ "$rc" -eq 0 ]; then
+			regress="regress ok"
+		else
+			case $rc in
+			124) regress="regress TIMEOUT" ;;
+			*)
+				if [ ! -f "expected/$t.out" ]; then
+					regress="regress FAILED, no expected/$t.out"
+				else
+					regress="regress FAILED"
+				fi
+				;;
+			esac
 			if [ ! -f "expected/$t.out" ]; then
-				regress="regress FAILED, no expected/$t.out"
+				failed_diffs+=("$t: no expected output; write it with: bash scripts/oracle-expected.sh $t|results/regress/$t.log")
+			elif [ -s "results/regress/$t.diff" ]; then
+				failed_diffs+=("$t: regress diff, expected vs plnimble|results/regress/$t.diff")
 			else
-				regress="regress FAILED"
+				failed_diffs+=("$t: pg_regress messages|results/regress/$t.log")
 			fi
-			;;
-		esac
-		if [ ! -f "expected/$t.out" ]; then
-			failed_diffs+=("$t: no expected output; write it with: bash scripts/oracle-expected.sh $t|results/regress/$t.log")
-		elif [ -s "results/regress/$t.diff" ]; then
-			failed_diffs+=("$t: regress diff, expected vs plnimble|results/regress/$t.diff")
-		else
-			failed_diffs+=("$t: pg_regress messages|results/regress/$t.log")
 		fi
-	fi
 
-	# oracle: the same script on real PL/pgSQL, normalised outputs compared
-	rc=0
-	pln_oracle_run "$t" || rc=$?
-	mine=results/regress/results/$t.out
-	theirs=results/oracle/results/$t.out
-	odiff=results/oracle/$t.diff
-	rm -f "$odiff"
-	oracle_ok=0 note=""
-	if [ "$rc" -eq 124 ]; then
-		oracle="oracle TIMEOUT"
-		differ=$((differ + 1))
-		failed_diffs+=("$t: oracle run messages|results/oracle/$t.log")
-	elif [ "$rc" -ne 0 ]; then
-		oracle="oracle ERROR"
-		differ=$((differ + 1))
-		failed_diffs+=("$t: oracle run messages|results/oracle/$t.log")
-	elif [ ! -f "$mine" ]; then
-		oracle="oracle not compared, no plnimble output"
-		differ=$((differ + 1))
-	else
-		pln_normalise "$theirs" >"results/oracle/$t.pgsql.norm"
-		pln_normalise "$mine" >"results/oracle/$t.nimble.norm"
-		if diff -u --label "oracle: PL/pgSQL, normalised" \
-			--label "plnimble, normalised" \
-			"results/oracle/$t.pgsql.norm" "results/oracle/$t.nimble.norm" \
-			>"$odiff"; then
-			oracle="oracle identical"
-			oracle_ok=1
-			identical=$((identical + 1))
-			rm -f "$odiff"
-			if [ -n "${allowed[$t]+set}" ]; then
-				note="; allowlist entry $t no longer needed"
-			fi
-		else
+		# oracle: the same script on real PL/pgSQL, normalised outputs compared
+		rc=0
+		pln_oracle_run "$t" || rc=$?
+		mine=results/regress/results/$t.out
+		theirs=results/oracle/results/$t.out
+		odiff=results/oracle/$t.diff
+		rm -f "$odiff"
+		oracle_ok=0 note=""
+		if [ "$rc" -eq 124 ]; then
+			oracle="oracle TIMEOUT"
 			differ=$((differ + 1))
-			if [ -n "${allowed[$t]+set}" ]; then
-				oracle="oracle differs, allowlisted"
+			failed_diffs+=("$t: oracle run messages|results/oracle/$t.log")
+		elif [ "$rc" -ne 0 ]; then
+			oracle="oracle ERROR"
+			differ=$((differ + 1))
+			failed_diffs+=("$t: oracle run messages|results/oracle/$t.log")
+		elif [ ! -f "$mine" ]; then
+			oracle="oracle not compared, no plnimble output"
+			differ=$((differ + 1))
+		else
+			pln_normalise "$theirs" >"results/oracle/$t.pgsql.norm"
+			pln_normalise "$mine" >"results/oracle/$t.nimble.norm"
+			if diff -u --label "oracle: PL/pgSQL, normalised" \
+				--label "plnimble, normalised" \
+				"results/oracle/$t.pgsql.norm" "results/oracle/$t.nimble.norm" \
+				>"$odiff"; then
+				oracle="oracle identical"
 				oracle_ok=1
-				allowlisted=$((allowlisted + 1))
+				identical=$((identical + 1))
+				rm -f "$odiff"
+				if [ -n "${allowed[$t]+set}" ]; then
+					note="; allowlist entry $t no longer needed"
+				fi
 			else
-				oracle="oracle differs"
-				failed_diffs+=("$t: oracle diff, PL/pgSQL vs plnimble|$odiff")
+				differ=$((differ + 1))
+				if [ -n "${allowed[$t]+set}" ]; then
+					oracle="oracle differs, allowlisted"
+					oracle_ok=1
+					allowlisted=$((allowlisted + 1))
+				else
+					oracle="oracle differs"
+					failed_diffs+=("$t: oracle diff, PL/pgSQL vs plnimble|$odiff")
+				fi
 			fi
 		fi
-	fi
 
-	checks_failed=0
-	if [ "$regress" = "regress ok" ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		checks_failed=1
-	fi
-	if [ "$oracle_ok" -eq 1 ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		checks_failed=1
-	fi
-	if [ "$checks_failed" -eq 0 ]; then verdict=ok; else verdict=FAIL; fi
-	printf '%-5s %-*s  (%s, %s%s)%s\n' "$verdict" "$width" "$t" "$regress" "$oracle" "$note" "${label:+ [$label]}"
-done
+		checks_failed=0
+		if [ "$regress" = "regress ok" ]; then
+			passed=$((passed + 1))
+		else
+			failed=$((failed + 1))
+			checks_failed=1
+		fi
+		if [ "$oracle_ok" -eq 1 ]; then
+			passed=$((passed + 1))
+		else
+			failed=$((failed + 1))
+			checks_failed=1
+		fi
+		if [ "$checks_failed" -eq 0 ]; then verdict=ok; else verdict=FAIL; fi
+		printf '%-5s %-*s  (%s, %s%s)%s\n' "$verdict" "$width" "$t" "$regress" "$oracle" "$note" "${label:+ [$label]}"
+	done
 }
 
 run_scripts "" "${tests[@]}"
@@ -277,7 +277,8 @@ if [ "$lane" = cassert ]; then
 	if [ ${#again[@]} -gt 0 ]; then
 		if psql -X -q -d postgres -c "ALTER SYSTEM SET debug_discard_caches = 1" \
 			-c "SELECT pg_reload_conf()" >/dev/null; then
-			run_scripts "debug_discard_caches = 1" "${again[@]}"
+			# (every catalog lookup rebuilds its cache entry: slow)
+			PLN_TIMEOUT=$((PLN_TIMEOUT * 4)) run_scripts "debug_discard_caches = 1" "${again[@]}"
 			psql -X -q -d postgres -c "ALTER SYSTEM RESET debug_discard_caches" \
 				-c "SELECT pg_reload_conf()" >/dev/null || true
 		else

@@ -1329,6 +1329,16 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 			pln_expr_need_savepoint(estate);
 		pln_exec_datum_value(estate, retvar, &estate->rettype, &typmod,
 							 &estate->retval, &estate->retisnull);
+		/*
+		 * A scalar variable (composite ones are records) is never a row,
+		 * nor a trigger's result; checked here as PL/pgSQL does, so that
+		 * the error is the RETURN's.
+		 */
+		if (retvar->dtype == PLN_DTYPE_VAR &&
+			estate->func->fn_retistuple && !estate->retisnull)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("cannot return non-composite value from function returning composite type")));
 		return PLN_RC_RETURN;
 	}
 

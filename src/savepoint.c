@@ -107,6 +107,9 @@ stmts_may_show_error_context(List *stmts)
 {
 	ListCell   *lc;
 
+	/* (statements nest as deeply as the body says) */
+	check_stack_depth();
+
 	foreach(lc, stmts)
 	{
 		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);

@@ -30,7 +30,6 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
-#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -308,8 +307,6 @@ analyse_stmts(SavepointPlan *sp, List *stmts)
 {
 	ListCell   *lc;
 
-	check_stack_depth();
-
 	foreach(lc, stmts)
 	{
 		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
@@ -329,8 +326,6 @@ static PlnStmt *
 first_impure_stmt(SavepointPlan *sp, List *stmts)
 {
 	ListCell   *lc;
-
-	check_stack_depth();
 
 	foreach(lc, stmts)
 	{
@@ -401,8 +396,6 @@ static void
 show_stmts(SavepointPlan *sp, List *stmts, int depth)
 {
 	ListCell   *lc;
-
-	check_stack_depth();
 
 	foreach(lc, stmts)
 	{

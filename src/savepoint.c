@@ -107,9 +107,6 @@ stmts_may_show_error_context(List *stmts)
 {
 	ListCell   *lc;
 
-	/* (statements nest as deeply as the body says) */
-	check_stack_depth();
-
 	foreach(lc, stmts)
 	{
 		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
@@ -252,16 +249,7 @@ run_matching_handler(PlnExecState *estate, PlnStmtBlock *block,
  * pln_handler_depth counts the handlers running in the session, and a
  * catch at depth d uses context d, whose handler then runs at depth d + 1.
  * Blocks and calls put the depth back as it was when an error leaves a
- * handler (restore_call_state, plnimble_call_handler); a block puts it
- * back *before* it copies the error, so that an error escaping from a
- * handler lands in the memory of the block that catches it, not in that
- * of the handler it left (which a later catch at that depth would free
- * while the block's own handler still uses the error).  When a block
- * entered at depth d catches, no handler at depth d + 1 or deeper is
- * running any more, so what context d still holds (an error whose handler
- * failed, in this call or in one that has returned) is dead: the catch
- * frees it before copying, and a context never holds more than one error,
- * however many handlers end in an error.  The contexts live
+ * handler (restore_call_state, plnimble_call_handler).  The contexts live
  * for the session: they hold at most one error each between uses, and a
  * COMMIT in a handler (allowed in a procedure) must not free the error.
  * Their first block, which a reset keeps, is large enough for a typical
@@ -378,27 +366,6 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 }
 
 /*
- * Take the error being handled out of the error system into the caught
- * error memory of the current handler depth, which must already be the
- * depth of the block that catches it.  Whatever that memory still holds
- * is an error whose handler is no longer running (see
- * caught_error_context), so it is freed first: each depth keeps at most
- * one error, however its handlers end.
- */
-static ErrorData *
-copy_caught_error(void)
-{
-	MemoryContext cxt = caught_error_context();
-	ErrorData  *edata;
-
-	MemoryContextReset(cxt);
-	MemoryContextSwitchTo(cxt);
-	edata = CopyErrorData();
-	FlushErrorState();
-	return edata;
-}
-
-/*
  * Catch an error raised while the frame had no subtransaction.  Nothing
  * but PL state can need restoring (see the file header).  If no handler
  * matches, the error goes on up untouched, without even being copied.
@@ -414,7 +381,9 @@ catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
 	if (find_handler(block, geterrcode()) == NULL)
 		PG_RE_THROW();
 
-	edata = copy_caught_error();
+	MemoryContextSwitchTo(caught_error_context());
+	edata = CopyErrorData();
+	FlushErrorState();
 	MemoryContextSwitchTo(frame->entry_context);
 
 	pln_stats.errors_caught_lazy++;
@@ -433,14 +402,10 @@ catch_with_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 
 	estate->err_text = "during exception cleanup";
 
-	/*
-	 * The handlers that ran inside the block are over: the error belongs
-	 * to the depth the block was entered at, and goes into that depth's
-	 * memory, which survives the rollback.
-	 */
-	estate->cur_error = frame->entry_cur_error;
-	pln_handler_depth = frame->entry_handler_depth;
-	edata = copy_caught_error();
+	/* keep the error data in memory that survives the rollback */
+	MemoryContextSwitchTo(caught_error_context());
+	edata = CopyErrorData();
+	FlushErrorState();
 
 	RollbackAndReleaseCurrentSubTransaction();
 	CurrentResourceOwner = frame->outer_owner;

@@ -22,5 +22,14 @@ status=$?
 if [ "$status" -ne 0 ]; then
 	echo "(the second session ended with status $status)"
 fi
-pg_isready -q -t 60 >/dev/null 2>&1 || echo "(the server is not accepting connections)"
+# (pg_isready does not wait while the server is recovering: ask again)
+tries=0
+until pg_isready -q >/dev/null 2>&1; do
+	tries=$((tries + 1))
+	if [ "$tries" -ge 120 ]; then
+		echo "(the server is not accepting connections)"
+		break
+	fi
+	sleep 1
+done
 exit 0

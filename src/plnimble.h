@@ -65,6 +65,17 @@ typedef struct PlnType
 	bool		is_composite;	/* row type or RECORD: stored in a PlnRec */
 	bool		typisarray;		/* an array (or a domain over one): kept
 								 * as an expanded array */
+
+	/*
+	 * For a named composite type (or a domain over one): the name it was
+	 * declared with, if any, and the type cache entry of the row type with
+	 * the identifier of its tuple descriptor when last checked.  When the
+	 * type changes (is dropped and created again, say), the name is looked
+	 * up again at the next use (see rec_revalidate_type in assign.c).
+	 */
+	TypeName   *origtypname;
+	struct TypeCacheEntry *tcache;
+	uint64		tupdesc_id;
 } PlnType;
 
 /* Fields common to every datum */
@@ -138,6 +149,7 @@ typedef struct PlnRec
 	struct PlnExpr *default_val;
 
 	Oid			rectypeid;		/* RECORDOID, or a named composite type */
+	PlnType    *datatype;		/* its description, shared by all calls */
 
 	/*
 	 * Run-time value: an expanded record (NULL when never assigned).  The
@@ -716,6 +728,7 @@ typedef struct PlnFunction
 	int16		fn_rettyplen;
 	bool		fn_retbyval;
 	bool		fn_retistuple;
+	bool		fn_retisdomain;	/* a domain: a NULL result must pass its checks */
 	bool		fn_retset;
 	bool		fn_readonly;
 
@@ -1191,6 +1204,7 @@ extern void assign_text_var(PlnExecState *estate, PlnVar *var,
 							const char *str);
 extern void exec_init_datum(PlnExecState *estate, PlnDatum *datum);
 extern void pln_rec_set_null(PlnExecState *estate, PlnRec *rec);
+extern void pln_rec_assign_null(PlnExecState *estate, PlnRec *rec);
 extern TupleDesc pln_composite_as_tuple(Datum value, HeapTupleData *tuple);
 extern void pln_rec_set_empty(PlnExecState *estate, PlnRec *rec,
 							  TupleDesc tupdesc);

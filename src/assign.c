@@ -126,6 +126,37 @@ exec_assign_c_string(PlnExecState *estate, PlnDatum *target, const char *str)
 }
 
 /*
+ * Fail unless the datum may be assigned to, for statements whose targets
+ * the grammar cannot check: OPEN of a NULL cursor variable (it receives
+ * the portal's name) and the output arguments of CALL.  A record field is
+ * assignable if its record is.
+ */
+void
+pln_check_assignable(PlnExecState *estate, int dno)
+{
+	PlnDatum   *datum = estate->datums[dno];
+
+	switch (datum->dtype)
+	{
+		case PLN_DTYPE_VAR:
+		case PLN_DTYPE_REC:
+			if (((PlnVariable *) datum)->isconst)
+				ereport(ERROR,
+						(errcode(ERRCODE_ERROR_IN_ASSIGNMENT),
+						 errmsg("variable \"%s\" is declared CONSTANT",
+								((PlnVariable *) datum)->refname)));
+			break;
+		case PLN_DTYPE_RECFIELD:
+			pln_check_assignable(estate,
+								 ((PlnRecField *) datum)->recparentno);
+			break;
+		case PLN_DTYPE_ROW:
+			/* its members were checked at compile time */
+			break;
+	}
+}
+
+/*
  * Store a value of type valtype into target, converting it as needed.
  */
 void

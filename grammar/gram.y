@@ -2484,8 +2484,10 @@ read_datatype(int tok)
 
 				classOid = RangeVarGetRelid(makeRangeVarFromNameList(idents),
 											NoLock, false);
+				/* (by name, so that a table made again is followed) */
 				return pln_build_datatype(get_rel_type_id(classOid), -1,
-										  InvalidOid, NULL);
+										  InvalidOid,
+										  makeTypeNameFromNameList(idents));
 			}
 			pln_push_back_token(tok);
 			tok = '%';

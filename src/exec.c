@@ -131,7 +131,7 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 				PlnRec	   *rec = (PlnRec *) datum;
 
 				if (fcinfo->args[i].isnull)
-					pln_rec_set_null(&estate, rec);
+					pln_rec_assign_null(&estate, rec);
 				else
 				{
 					HeapTupleData tmptup;
@@ -201,11 +201,29 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 		estate.err_text = "during function exit";
 		estate.retval = pln_trigger_result(&estate, fcinfo);
 	}
+	else if (func->fn_rettype == VOIDOID)
+	{
+		/* a void result is a value, not NULL (count(f()) counts it) */
+		if (fcinfo != NULL)
+			fcinfo->isnull = false;
+	}
 	else if (fcinfo != NULL)
 	{
 		fcinfo->isnull = estate.retisnull;
-		if (!estate.retisnull && func->fn_rettype != VOIDOID)
+		if (!estate.retisnull)
 			estate.retval = cast_return_value(&estate, fcinfo);
+		else if (func->fn_retisdomain && estate.rettype != func->fn_rettype)
+		{
+			/*
+			 * A NULL needs no conversion, but the domain may reject it
+			 * (unless it is a value of the domain already).
+			 */
+			MemoryContext oldcontext;
+
+			oldcontext = MemoryContextSwitchTo(estate.eval_econtext->ecxt_per_tuple_memory);
+			domain_check((Datum) 0, true, func->fn_rettype, NULL, NULL);
+			MemoryContextSwitchTo(oldcontext);
+		}
 	}
 
 	estate.err_text = "during function exit";

@@ -371,8 +371,8 @@ pln_materialize_savepoints(PlnExecState *estate)
  * entered, no simple expression marked as being evaluated, and empty
  * scratch memory.  (No statement keeps anything in the statement context
  * while statements nested in it run, so it can be reset here.)  A failed simple
- * expression may be used again in this transaction (PL/pgSQL instead
- * sends it through SPI from then on).
+ * expression may be used again in this transaction, with a fresh state
+ * unless it is pure (PL/pgSQL instead sends it through SPI from then on).
  */
 static void
 restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
@@ -382,7 +382,17 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 	pln_validity_epoch++;
 	if (estate->simple_expr_running)
 	{
-		estate->simple_expr_running->simple_in_use = false;
+		PlnExpr    *expr = estate->simple_expr_running;
+
+		expr->simple_in_use = false;
+
+		/*
+		 * Only a pure state is sure to hold nothing between evaluations;
+		 * any other may be left half way through what the error
+		 * interrupted, so it is built afresh at its next use.
+		 */
+		if (expr->purity != PLN_PURITY_PURE)
+			expr->simple_state_lxid = InvalidLocalTransactionId;
 		estate->simple_expr_running = NULL;
 	}
 	/* the block was the running statement when it was entered */

@@ -1373,6 +1373,7 @@ extern PGDLLEXPORT Datum plnimble_inline_handler(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum plnimble_validator(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum plnimble_savepoint_stats(PG_FUNCTION_ARGS);	/* funcs.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_plan(PG_FUNCTION_ARGS);	/* explain.c */
+extern PGDLLEXPORT Datum plnimble_version(PG_FUNCTION_ARGS);	/* version.c */
 
 /* explain.c */
 extern void pln_init_analysis_state(PlnExecState *estate, PlnFunction *func);
@@ -1401,5 +1402,8 @@ typedef struct PlnSavepointStats
 } PlnSavepointStats;
 
 extern PlnSavepointStats pln_stats;
+
+/* version.c */
+extern void pln_check_sql_version(void);
 
 #endif							/* PLNIMBLE_H */

@@ -44,13 +44,20 @@ while [ "$i" -lt "$n" ]; do
 	i=$((i + 1))
 done
 
-"$psql" -X -q -d "$db" -c "DROP DATABASE IF EXISTS \"$own\"" -c "CREATE DATABASE \"$own\" TEMPLATE template1" </dev/null >/dev/null || exit 2
-if ! "$psql" -X -q -v ON_ERROR_STOP=1 -1 -d "$own" -f "$here/as-plpgsql.sql" </dev/null >/dev/null; then
-	"$psql" -X -q -d "$db" -c "DROP DATABASE IF EXISTS \"$own\"" </dev/null >/dev/null
+# Our own statements print only warnings and errors.
+quiet() {
+	PGOPTIONS="${PGOPTIONS:+$PGOPTIONS }-c client_min_messages=warning" \
+		"$psql" -X -q -v ON_ERROR_STOP=1 "$@" </dev/null >/dev/null
+}
+
+quiet -d "$db" -c "DROP DATABASE IF EXISTS \"$own\"" \
+	-c "CREATE DATABASE \"$own\" TEMPLATE template1" || exit 2
+if ! quiet -1 -d "$own" -f "$here/as-plpgsql.sql"; then
+	quiet -d "$db" -c "DROP DATABASE IF EXISTS \"$own\""
 	exit 2
 fi
 
 rc=0
 "$psql" "$@" || rc=$?
-"$psql" -X -q -d "$db" -c "DROP DATABASE IF EXISTS \"$own\" WITH (FORCE)" </dev/null >/dev/null
+quiet -d "$db" -c "DROP DATABASE IF EXISTS \"$own\" WITH (FORCE)"
 exit "$rc"

@@ -70,12 +70,15 @@ REGRESS_OPTS = --launcher=$(abspath scripts/installcheck-launcher.sh)
 
 # What plnimble_version() reports about the library: the extension version
 # it implements (default_version of the control file), the git commit of
-# the source (with -dirty for uncommitted changes; "unknown" outside a git
-# checkout) and when src/version.o was compiled (SOURCE_DATE_EPOCH, if
-# set, for reproducible builds).  version.o is compiled again whenever any
-# other object is, or the commit changes (src/version.stamp).
+# the source (with -dirty for uncommitted changes; "unknown" when this
+# directory is not the top of a git checkout), and when src/version.o was
+# compiled (SOURCE_DATE_EPOCH, if set, for reproducible builds).  version.o
+# is compiled again whenever any other object is, or the commit changes
+# (src/version.stamp).  These are passed to version.c only, as -D macros.
 PLN_EXT_VERSION := $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" plnimble.control)
-PLN_GIT_COMMIT := $(shell git -c safe.directory='*' -C . describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+PLN_GIT = git -c safe.directory='*' -C $(CURDIR)
+PLN_GIT_COMMIT := $(shell test "$$($(PLN_GIT) rev-parse --show-toplevel 2>/dev/null)" = "$(realpath $(CURDIR))" && \
+	$(PLN_GIT) describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 PLN_BUILD_TIME = $(shell date -u $(if $(SOURCE_DATE_EPOCH),-d @$(SOURCE_DATE_EPOCH)) +%Y-%m-%dT%H:%M:%SZ)
 
 include $(PGXS)

@@ -264,6 +264,24 @@ SELECT b.item, b.result AS before,
  WHERE b.phase = 'before'
  ORDER BY b.item;
 
+-- database-level settings of either language are reported with the
+-- statement that carries them over (the database's name shown as <db>)
+DO $$
+BEGIN
+    EXECUTE format('ALTER DATABASE %I SET plpgsql.extra_warnings = %L',
+                   current_database(), 'shadowed_variables');
+    EXECUTE format('ALTER DATABASE %I SET plnimble.lazy_savepoints = off',
+                   current_database());
+END
+$$;
+SELECT action, regexp_replace(reason, 'DATABASE \S+', 'DATABASE <db>', 'g') AS reason
+  FROM plnimble_adopt('app', dry_run => true)
+ WHERE routine IS NULL AND reason LIKE 'ALTER DATABASE%';
+SELECT action, regexp_replace(reason, 'DATABASE \S+', 'DATABASE <db>', 'g') AS reason
+  FROM plnimble_revert('app', dry_run => true)
+ WHERE routine IS NULL AND reason LIKE 'ALTER DATABASE%';
+DO $$ BEGIN EXECUTE format('ALTER DATABASE %I RESET ALL', current_database()); END $$;
+
 DROP EVENT TRIGGER regress_adopt_log;
 DROP SCHEMA app CASCADE;
 ALTER ROLE regress_adopt_owner RESET ALL;

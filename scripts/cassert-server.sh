@@ -19,7 +19,9 @@
 # with Types/deb turned into deb-src into a private apt directory, and apt
 # is pointed at it with -o Dir::Etc::SourceList/SourceParts/Dir::State::Lists
 # /Dir::Cache, so the system's apt configuration and state stay untouched.
-# Nothing else is downloaded.  The compile runs under nice on two jobs and
+# Nothing else is downloaded (besides, on a machine that lacks them, the
+# build dependencies dpkg-dev, pkg-config, libicu-dev and zlib1g-dev, from
+# apt).  The compile runs under nice on two jobs and
 # takes 10-15 minutes on two cores; its log is <cache>/<version>.log.
 
 set -euo pipefail
@@ -27,6 +29,11 @@ export LC_ALL=C
 
 CACHE=${PLN_CASSERT_CACHE:-/var/cache/plnimble/pg15-cassert}
 JOBS=${PLN_CASSERT_JOBS:-2}
+# How the server is configured (ICU as in Debian's build: the suite uses
+# ICU collations).  Part of the cache key, with the source version.
+CONFIGURE_FLAGS=(--enable-cassert --enable-debug --disable-rpath --with-icu
+	--without-readline --with-zlib)
+RECIPE="${CONFIGURE_FLAGS[*]}"
 
 log() { printf 'cassert-server: %s\n' "$*" >&2; }
 
@@ -43,7 +50,8 @@ cached() {
 	[ -f "$CACHE/$installed.source" ] || return 1
 	v=$(cat "$CACHE/$installed.source")
 	p=$CACHE/$v
-	[ -x "$p/bin/postgres" ] && [ -f "$p/.complete" ] || return 1
+	[ -x "$p/bin/postgres" ] && [ "$(cat "$p/.complete" 2>/dev/null)" = "$v $RECIPE" ] ||
+		return 1
 	echo "$p"
 }
 if prefix=$(cached); then
@@ -62,6 +70,15 @@ fi
 if prefix=$(cached); then
 	echo "$prefix"
 	exit 0
+fi
+
+# What building needs beyond the compiler, bison and flex (lib.sh's
+# pln_install_deps): unpacking a source package, ICU and zlib headers.
+# Installed with apt-get only when missing (a fresh CI machine).
+if ! command -v dpkg-source >/dev/null || ! pkg-config --exists icu-uc icu-i18n zlib 2>/dev/null; then
+	log "installing build dependencies: dpkg-dev pkg-config libicu-dev zlib1g-dev"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		dpkg-dev pkg-config libicu-dev zlib1g-dev >&2 || exit 1
 fi
 
 buildlog=$CACHE/$installed.log
@@ -149,8 +166,7 @@ build() {
 	cd "$srcdir" || return 1
 	echo "== configure"
 	./configure --prefix="$tmpprefix" --libdir="$tmpprefix/lib/postgresql" \
-		--enable-cassert --enable-debug --disable-rpath \
-		--without-icu --without-readline --with-zlib CFLAGS="-O2 -g" || return 1
+		"${CONFIGURE_FLAGS[@]}" CFLAGS="-O2 -g" || return 1
 	echo "== make"
 	nice -n 19 make -j"$JOBS" -s || return 1
 	echo "== make install (staged)"
@@ -171,7 +187,7 @@ fi
 # themselves (and use the system's libpq: no rpath), so the prefix can be
 # moved and copied after installing.
 mv "$stage$tmpprefix" "$prefix"
-echo "$version" >"$prefix/.complete"
+echo "$version $RECIPE" >"$prefix/.complete"
 echo "$version" >"$CACHE/$installed.source"
 rm -rf "$work"
 log "built $prefix"

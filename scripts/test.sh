@@ -136,11 +136,11 @@ case $lane in
 lazy-check) export PLN_LAZY_CHECK=1 ;;
 cassert)
 	# A private copy of the cached server, so that checkouts sharing the
-	# machine each install their plnimble into their own.
+	# machine each install their plnimble into their own (outside results/,
+	# which make clean removes).
 	cassert_prefix=$(bash scripts/cassert-server.sh) ||
 		setup_failed "building the assertion-enabled server failed"
-	mkdir -p results
-	copy=$PWD/results/pg-cassert
+	copy=${TMPDIR:-/tmp}/plnimble-cassert-$(id -u)-$(printf '%s' "$PWD" | md5sum | cut -c1-8)
 	if ! cmp -s "$cassert_prefix/.complete" "$copy/.complete"; then
 		rm -rf "$copy" && cp -a "$cassert_prefix" "$copy" ||
 			setup_failed "could not copy $cassert_prefix"
@@ -171,7 +171,11 @@ identical=0 differ=0 allowlisted=0
 failed_diffs=() # "title|file" for the diffs shown after the per-script lines
 
 # run_scripts LABEL NAME...: both checks for each script; LABEL, if not
-# empty, is added to each script's line.
+# empty, is added to each script's line.  With oracle_only=1 only the
+# oracle check counts (one check per script): with debug_discard_caches
+# PL/pgSQL's own output changes (it reports "cache lookup failed" where
+# a type was dropped), so expected/ no longer applies.
+oracle_only=0
 run_scripts() {
 	local label=$1 t
 	shift
@@ -179,6 +183,7 @@ run_scripts() {
 		# regress: plnimble against expected/NAME.out
 		rc=0
 		pln_regress_run "$t" || rc=$?
+		[ "$oracle_only" = 1 ] && rc=0
 		if [ "$rc" -eq 0 ]; then
 			regress="regress ok"
 		else
@@ -248,7 +253,9 @@ run_scripts() {
 		fi
 
 		checks_failed=0
-		if [ "$regress" = "regress ok" ]; then
+		if [ "$oracle_only" = 1 ]; then
+			regress="regress not compared"
+		elif [ "$regress" = "regress ok" ]; then
 			passed=$((passed + 1))
 		else
 			failed=$((failed + 1))
@@ -278,7 +285,8 @@ if [ "$lane" = cassert ]; then
 		if psql -X -q -d postgres -c "ALTER SYSTEM SET debug_discard_caches = 1" \
 			-c "SELECT pg_reload_conf()" >/dev/null; then
 			# (every catalog lookup rebuilds its cache entry: slow)
-			PLN_TIMEOUT=$((PLN_TIMEOUT * 4)) run_scripts "debug_discard_caches = 1" "${again[@]}"
+			oracle_only=1 PLN_TIMEOUT=$((PLN_TIMEOUT * 4)) \
+				run_scripts "debug_discard_caches = 1" "${again[@]}"
 			psql -X -q -d postgres -c "ALTER SYSTEM RESET debug_discard_caches" \
 				-c "SELECT pg_reload_conf()" >/dev/null || true
 		else

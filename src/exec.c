@@ -656,30 +656,42 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 		estate->portal_snapshot_ensured = false;
 	}
 
+	/*
+	 * Statements that run statements of their own are where the executor
+	 * recurses, however deeply the body nests them: there the stack is
+	 * checked (once per statement, not per iteration of a loop).
+	 */
 	switch (stmt->cmd_type)
 	{
 		case PLN_STMT_BLOCK:
+			check_stack_depth();
 			rc = exec_stmt_block(estate, (PlnStmtBlock *) stmt);
 			break;
 		case PLN_STMT_ASSIGN:
 			rc = exec_stmt_assign(estate, (PlnStmtAssign *) stmt);
 			break;
 		case PLN_STMT_IF:
+			check_stack_depth();
 			rc = exec_stmt_if(estate, (PlnStmtIf *) stmt);
 			break;
 		case PLN_STMT_CASE:
+			check_stack_depth();
 			rc = exec_stmt_case(estate, (PlnStmtCase *) stmt);
 			break;
 		case PLN_STMT_LOOP:
+			check_stack_depth();
 			rc = exec_stmt_loop(estate, (PlnStmtLoop *) stmt);
 			break;
 		case PLN_STMT_WHILE:
+			check_stack_depth();
 			rc = exec_stmt_while(estate, (PlnStmtWhile *) stmt);
 			break;
 		case PLN_STMT_FORI:
+			check_stack_depth();
 			rc = exec_stmt_fori(estate, (PlnStmtForI *) stmt);
 			break;
 		case PLN_STMT_FORS:
+			check_stack_depth();
 			rc = exec_stmt_fors(estate, (PlnStmtForS *) stmt);
 			break;
 		case PLN_STMT_EXIT:
@@ -707,6 +719,7 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 			rc = exec_stmt_dynexecute(estate, (PlnStmtDynExecute *) stmt);
 			break;
 		case PLN_STMT_DYNFORS:
+			check_stack_depth();
 			rc = exec_stmt_dynfors(estate, (PlnStmtDynForS *) stmt);
 			break;
 		case PLN_STMT_OPEN:
@@ -719,6 +732,7 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 			rc = exec_stmt_close(estate, (PlnStmtClose *) stmt);
 			break;
 		case PLN_STMT_FORC:
+			check_stack_depth();
 			rc = exec_stmt_forc(estate, (PlnStmtForC *) stmt);
 			break;
 		case PLN_STMT_RETURN_NEXT:
@@ -728,6 +742,7 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 			rc = exec_stmt_return_query(estate, (PlnStmtReturnQuery *) stmt);
 			break;
 		case PLN_STMT_FOREACH_A:
+			check_stack_depth();
 			rc = exec_stmt_foreach_a(estate, (PlnStmtForeachA *) stmt);
 			break;
 		case PLN_STMT_COMMIT:
@@ -1347,14 +1362,13 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 			pln_expr_need_savepoint(estate);
 		pln_exec_datum_value(estate, retvar, &estate->rettype, &typmod,
 							 &estate->retval, &estate->retisnull);
-
 		/*
-		 * A scalar variable is never a row: a function returning a row (or
-		 * a trigger) fails here, at the RETURN, as for an expression below.
-		 * A NULL passes, as in PL/pgSQL.
+		 * A scalar variable (composite ones are records) is never a row,
+		 * nor a trigger's result; checked here as PL/pgSQL does, so that
+		 * the error is the RETURN's.
 		 */
-		if (retvar->dtype == PLN_DTYPE_VAR && estate->func->fn_retistuple &&
-			!estate->retisnull)
+		if (retvar->dtype == PLN_DTYPE_VAR &&
+			estate->func->fn_retistuple && !estate->retisnull)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("cannot return non-composite value from function returning composite type")));

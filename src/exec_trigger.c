@@ -261,6 +261,15 @@ pln_trigger_result(PlnExecState *estate, FunctionCallInfo fcinfo)
 		return PointerGetDatum(NULL);
 
 	/*
+	 * The type first: only a composite value may be looked at as a pointer
+	 * (an int or "char" variable is passed by value).
+	 */
+	if (!type_is_rowtype(estate->rettype))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot return non-composite value from function returning composite type")));
+
+	/*
 	 * The usual case, RETURN NEW or another record variable: take the
 	 * tuple from the expanded record, which saves flattening it first.
 	 */
@@ -279,11 +288,6 @@ pln_trigger_result(PlnExecState *estate, FunctionCallInfo fcinfo)
 	}
 	else
 	{
-		if (!type_is_rowtype(estate->rettype))
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("cannot return non-composite value from function returning composite type")));
-
 		retdesc = pln_composite_as_tuple(estate->retval, &tmptup);
 
 		map = trigger_result_map(retdesc, reldesc);

@@ -26,7 +26,6 @@
 #include "executor/executor.h"
 #include "funcapi.h"
 #include "nodes/makefuncs.h"
-#include "optimizer/optimizer.h"
 #include "parser/parse_coerce.h"
 #include "parser/parse_type.h"
 #include "storage/proc.h"

@@ -309,6 +309,8 @@ analyse_stmts(SavepointPlan *sp, List *stmts)
 {
 	ListCell   *lc;
 
+	check_stack_depth();
+
 	foreach(lc, stmts)
 	{
 		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
@@ -328,6 +330,8 @@ static PlnStmt *
 first_impure_stmt(SavepointPlan *sp, List *stmts)
 {
 	ListCell   *lc;
+
+	check_stack_depth();
 
 	foreach(lc, stmts)
 	{
@@ -398,6 +402,8 @@ static void
 show_stmts(SavepointPlan *sp, List *stmts, int depth)
 {
 	ListCell   *lc;
+
+	check_stack_depth();
 
 	foreach(lc, stmts)
 	{

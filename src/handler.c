@@ -267,7 +267,7 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	func->use_count++;
 
 	/* the caller may have changed anything: check plans again */
-	pln_validity_epoch++;
+	pln_forget_plan_checks();
 	save_handler_depth = pln_handler_depth;
 
 	PG_TRY();
@@ -279,7 +279,7 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	PG_FINALLY();
 	{
 		/* and so may this call have, for the caller's plans */
-		pln_validity_epoch++;
+		pln_forget_plan_checks();
 		/* an error leaving a handler of ours leaves the depth raised */
 		pln_handler_depth = save_handler_depth;
 		func->cur_estate = save_cur_estate;
@@ -334,7 +334,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 
 	func->use_count++;
 	/* see plnimble_call_handler */
-	pln_validity_epoch++;
+	pln_forget_plan_checks();
 	save_handler_depth = pln_handler_depth;
 	if (!codeblock->atomic)
 		procedure_resowner = ResourceOwnerCreate(NULL, "PL/nimble DO block resources");
@@ -369,7 +369,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 	func->use_count--;
 	func->cur_estate = NULL;
 	pln_free_function_memory(func);
-	pln_validity_epoch++;
+	pln_forget_plan_checks();
 
 	if ((rc = SPI_finish()) != SPI_OK_FINISH)
 		elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));

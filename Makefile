@@ -31,7 +31,8 @@ OBJS = \
 	src/snapshots.o \
 	src/conditions.o \
 	src/funcs.o \
-	src/explain.o
+	src/explain.o \
+	src/dump.o
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -71,5 +72,5 @@ src/conditions_table.h: scripts/gen-conditions.awk $(ERRCODES_TXT)
 
 src/conditions.o: src/conditions_table.h
 
-$(OBJS): src/plnimble.h src/pln_tree.h src/pln_compile.h src/pln_exec.h \
-	src/pln_savepoint.h src/pln_handler.h
+$(OBJS): src/plnimble.h src/pln_tree.h src/pln_stmtkinds.h src/pln_compile.h \
+	src/pln_exec.h src/pln_savepoint.h src/pln_handler.h

@@ -10,8 +10,9 @@
  * and ASSERT in raise.c, and blocks with EXCEPTION clauses in
  * savepoint.c.
  *
- * Memory: variable values live in the call's datum context (the SPI
- * procedure context).  Expression results live in the expression context
+ * Memory: variable values live in the call's datum context (the memory
+ * context the call started in; SPI's procedure context for DO blocks and
+ * procedures that may end transactions).  Expression results live in the expression context
  * until exec_eval_cleanup; statements that need scratch space use the
  * statement context, which each such statement resets itself.
  *

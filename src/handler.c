@@ -4,8 +4,11 @@
  *	  Entry points of the PL/nimble language: the call handler, the inline
  *	  handler for DO, the validator, and module load (GUCs).
  *
- * Each entry point connects to SPI for the duration of the call, finds or
- * compiles the function (compile.c) and runs it (exec.c).
+ * Each entry point finds or compiles the function (compile.c) and runs it
+ * (exec.c).  The call handler leaves connecting to SPI to the executor,
+ * which does it on first need (many calls never do), except for a
+ * procedure that may end transactions; DO and the validator connect for
+ * the whole call.
  *
  * Copyright (c) 2026, the plnimble developers.
  * Licensed under the PostgreSQL License; see the LICENSE file.
@@ -225,11 +228,15 @@ _PG_init(void)
 Datum
 plnimble_call_handler(PG_FUNCTION_ARGS)
 {
-	bool		nonatomic;
+	/*
+	 * Read after PG_TRY, so kept out of registers that the longjmp of an
+	 * error would leave clobbered.
+	 */
+	volatile bool nonatomic;
+	volatile Datum retval = (Datum) 0;
 	PlnFunction *func;
 	PlnExecState *save_cur_estate;
 	int			save_handler_depth;
-	Datum		retval = (Datum) 0;
 	ResourceOwner volatile procedure_resowner = NULL;
 
 	nonatomic = fcinfo->context &&

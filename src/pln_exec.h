@@ -4,8 +4,9 @@
  *	  The executor of PL/nimble: the state of a call and the entry points
  *	  of exec*.c, assign.c and raise.c.
  *
- * Per-call state lives in PlnExecState and is allocated in the caller's
- * SPI procedure context.
+ * Per-call state lives in PlnExecState, on the C stack of
+ * pln_exec_function; what a call allocates lives in the memory context it
+ * started in (datum_context).
  *
  * Copyright (c) 2026, the plnimble developers.
  * Licensed under the PostgreSQL License; see the LICENSE file.

@@ -132,7 +132,7 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 				PlnRec	   *rec = (PlnRec *) datum;
 
 				if (fcinfo->args[i].isnull)
-					pln_rec_set_null(&estate, rec);
+					pln_rec_assign_null(&estate, rec);
 				else
 				{
 					HeapTupleData tmptup;
@@ -202,11 +202,29 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 		estate.err_text = "during function exit";
 		estate.retval = pln_trigger_result(&estate, fcinfo);
 	}
+	else if (func->fn_rettype == VOIDOID)
+	{
+		/* a void result is a value, not NULL (count(f()) counts it) */
+		if (fcinfo != NULL)
+			fcinfo->isnull = false;
+	}
 	else if (fcinfo != NULL)
 	{
 		fcinfo->isnull = estate.retisnull;
-		if (!estate.retisnull && func->fn_rettype != VOIDOID)
+		if (!estate.retisnull)
 			estate.retval = cast_return_value(&estate, fcinfo);
+		else if (func->fn_retisdomain && estate.rettype != func->fn_rettype)
+		{
+			/*
+			 * A NULL needs no conversion, but the domain may reject it
+			 * (unless it is a value of the domain already).
+			 */
+			MemoryContext oldcontext;
+
+			oldcontext = MemoryContextSwitchTo(estate.eval_econtext->ecxt_per_tuple_memory);
+			domain_check((Datum) 0, true, func->fn_rettype, NULL, NULL);
+			MemoryContextSwitchTo(oldcontext);
+		}
 	}
 
 	estate.err_text = "during function exit";
@@ -559,7 +577,7 @@ describe_fetch(PlnStmt *stmt)
 }
 
 const PlnStmtKind pln_stmt_kinds[] = {
-#define PLN_STMT_KIND(kind, node, name, lazy, exec, describe) \
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
 	[kind] = {name, lazy, describe},
 #include "pln_stmtkinds.h"
 #undef PLN_STMT_KIND
@@ -623,10 +641,18 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 	if (!lazy)
 		pln_allow_impure(estate, PLN_IMPURE_STATEMENT);
 
+	/*
+	 * Statements that run statements of their own are where the executor
+	 * recurses, however deeply the body nests them: there the stack is
+	 * checked (once per statement, not per iteration of a loop; the column
+	 * "nests" of pln_stmtkinds.h).
+	 */
 	switch (stmt->cmd_type)
 	{
-#define PLN_STMT_KIND(kind, node, name, lazy, exec, describe) \
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
 		case kind: \
+			if (nests) \
+				check_stack_depth(); \
 			rc = exec(estate, (node *) stmt); \
 			break;
 #include "pln_stmtkinds.h"
@@ -1250,6 +1276,16 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 			pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 		pln_exec_datum_value(estate, retvar, &estate->rettype, &typmod,
 							 &estate->retval, &estate->retisnull);
+		/*
+		 * A scalar variable (composite ones are records) is never a row,
+		 * nor a trigger's result; checked here as PL/pgSQL does, so that
+		 * the error is the RETURN's.
+		 */
+		if (retvar->dtype == PLN_DTYPE_VAR &&
+			estate->func->fn_retistuple && !estate->retisnull)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("cannot return non-composite value from function returning composite type")));
 		return PLN_RC_RETURN;
 	}
 

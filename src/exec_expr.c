@@ -1079,7 +1079,7 @@ exec_run_select(PlnExecState *estate, PlnExpr *expr, long maxtuples,
 										 estate->readonly_func, maxtuples);
 	if (rc == SPI_OK_SELINTO)
 		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				(errcode(ERRCODE_SYNTAX_ERROR),
 				 errmsg("query is SELECT INTO, but it should be plain SELECT"),
 				 errcontext("query: %s", expr->query)));
 	if (rc != SPI_OK_SELECT)

@@ -82,6 +82,8 @@ uint64		pln_transaction_count = 0;
 
 static void exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr);
 static void remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource);
+static bool plan_cache_chooses_generic(CachedPlanSource *plansource);
+static bool uses_variables(PlnExpr *expr);
 static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
 static bool exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 										 Datum *result, bool *isNull,
@@ -218,9 +220,55 @@ plan_error_context_callback(void *arg)
 }
 
 /*
+ * Does the query read a variable?  An assignment's target, which the SQL
+ * parser resolves too, does not count: a custom plan puts its value into
+ * the tree only where the new value is stored, which folds nothing else.
+ */
+static bool
+uses_variables(PlnExpr *expr)
+{
+	int			dno = -1;
+
+	while ((dno = bms_next_member(expr->paramnos, dno)) >= 0)
+	{
+		if (dno != expr->target_param)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Would the plan cache run the query with its generic plan next time?
+ * The same decision as the plan cache's own (plancache.c, which does not
+ * export it) for a saved plan that is given parameters: the settings or
+ * cursor options may force it; otherwise the first five plans are custom
+ * plans, and after that the generic plan is used when its cost is below
+ * the custom plans' average, or not known yet because making it failed.
+ */
+static bool
+plan_cache_chooses_generic(CachedPlanSource *plansource)
+{
+	if (plan_cache_mode == PLAN_CACHE_MODE_FORCE_GENERIC_PLAN)
+		return true;
+	if (plan_cache_mode == PLAN_CACHE_MODE_FORCE_CUSTOM_PLAN)
+		return false;
+	if (plansource->cursor_options & CURSOR_OPT_GENERIC_PLAN)
+		return true;
+	if (plansource->cursor_options & CURSOR_OPT_CUSTOM_PLAN)
+		return false;
+	if (plansource->num_custom_plans < 5)
+		return false;
+	return plansource->generic_cost <
+		plansource->total_custom_cost / plansource->num_custom_plans;
+}
+
+/*
  * Raise the kept planning error again if planning would still fail the
- * same way; otherwise forget it and plan again.  Raising it is pure:
- * nothing is looked up.
+ * same way; otherwise forget it.  That is certain when the query reads no
+ * variable (a custom plan folds the same constants), or when the plan
+ * cache will try the generic plan again; a custom plan may drop the
+ * failing part for some parameter values (CASE WHEN n > 0 THEN 1 ELSE 1/0
+ * END).  Raising it is pure: nothing is looked up.
  */
 static void
 raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
@@ -229,7 +277,9 @@ raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
 
 	if (expr->plan_error_lxid == MyProc->lxid &&
 		expr->plan_error_source->is_valid &&
-		OverrideSearchPathMatchesCurrent(expr->plan_error_source->search_path))
+		OverrideSearchPathMatchesCurrent(expr->plan_error_source->search_path) &&
+		(!uses_variables(expr) ||
+		 plan_cache_chooses_generic(expr->plan_error_source)))
 	{
 		ErrorContextCallback inner;
 
@@ -297,15 +347,16 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	CachedPlan *cplan;
 	MemoryContext oldcontext;
 
+	bool		is_expression;
+
 	expr->simple_expr = NULL;
 	expr->purity = PLN_PURITY_UNKNOWN;
 
-	/* only plain expressions and assignments can be simple */
-	if (expr->parseMode != RAW_PARSE_PLPGSQL_EXPR &&
-		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN1 &&
-		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN2 &&
-		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN3)
-		return;
+	/* only plain expressions and assignments are evaluated as simple */
+	is_expression = (expr->parseMode == RAW_PARSE_PLPGSQL_EXPR ||
+					 expr->parseMode == RAW_PARSE_PLPGSQL_ASSIGN1 ||
+					 expr->parseMode == RAW_PARSE_PLPGSQL_ASSIGN2 ||
+					 expr->parseMode == RAW_PARSE_PLPGSQL_ASSIGN3);
 
 	plansources = SPI_plan_get_plan_sources(expr->plan);
 	if (list_length(plansources) != 1)
@@ -318,7 +369,16 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	if (!query_is_bare_select(query))
 		return;
 
-	/* get the generic plan; planning happens in the statement context */
+	/*
+	 * Get the generic plan; planning happens in the statement context.
+	 * PL/pgSQL does this for SQL statements of this shape too (SELECT
+	 * expr INTO x, PERFORM expr), so their first execution fails as it
+	 * does there when the generic plan cannot be made, and the plan cache
+	 * knows the generic plan's cost as it does there.  An expression
+	 * whose generic plan failed is never simple: later executions go
+	 * through SPI, whose plan cache chooses custom or generic plans (see
+	 * "Planning errors" in docs/design.md).
+	 */
 	oldcontext = MemoryContextSwitchTo(get_stmt_mcontext(estate));
 	PG_TRY();
 	{
@@ -326,13 +386,19 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	}
 	PG_CATCH();
 	{
-		remember_plan_error(expr, plansource);
+		if (is_expression)
+			remember_plan_error(expr, plansource);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
 	MemoryContextSwitchTo(oldcontext);
 	if (cplan == NULL)
 		return;
+	if (!is_expression)
+	{
+		ReleaseCachedPlan(cplan, CurrentResourceOwner);
+		return;
+	}
 
 	/*
 	 * The plan must allow the cheap validity check; then keep a reference
@@ -541,10 +607,11 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
 		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
 	else if (unlikely(expr->plan_error != NULL))
 	{
+		/*
+		 * It was stale.  The expression is not simple (its generic plan
+		 * failed): it runs through SPI below, as under PL/pgSQL.
+		 */
 		raise_plan_error_again(estate, expr);
-		/* it was stale: planning again would need a savepoint */
-		pln_need_savepoint(estate);
-		exec_simple_check_plan(estate, expr);
 	}
 
 	if (expr->simple_expr != NULL &&

@@ -200,7 +200,8 @@ remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource)
 	if (edata->context != NULL)
 	{
 		/* the inner lines end where our own "PL/nimble function" starts */
-		ours = strstr(edata->context, PLN_LANG_TITLE " function ");
+		ours = strstr(edata->context,
+					  psprintf("%s function ", PLN_LANG_TITLE));
 		if (ours == NULL)
 			expr->plan_error_context = pstrdup(edata->context);
 		else if (ours > edata->context)

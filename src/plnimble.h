@@ -38,7 +38,14 @@
 #include "utils/plancache.h"
 #include "utils/tuplestore.h"
 
-#define PLN_LANG_TITLE		"PL/nimble"
+/*
+ * The language's name in messages and CONTEXT lines: PL/nimble, or
+ * PL/pgSQL's own name while plnimble.identify_as_plpgsql is on, for tools
+ * that compare message texts (handler.c).
+ */
+extern bool pln_identify_as_plpgsql;
+
+#define PLN_LANG_TITLE		(pln_identify_as_plpgsql ? "PL/pgSQL" : "PL/nimble")
 
 /* ----------
  * Datums: the variables of a function, numbered by dno

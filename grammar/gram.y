@@ -60,6 +60,7 @@ static PlnExpr *read_sql_expression2(int until, int until2,
 static PlnExpr *make_plexpr(char *query, RawParseMode mode, int location);
 static void check_sql_expr(const char *stmt, RawParseMode parseMode,
 						   int location);
+static PlnStmt *make_call_stmt(int location, bool is_do);
 static PlnStmt *make_execsql_stmt(int firsttoken, int location,
 								   PlnWord *word);
 static PlnExpr *read_cursor_args(PlnVar *cursor, int until);
@@ -783,15 +784,12 @@ stmt_perform	: K_PERFORM
 stmt_call		: K_CALL
 					{
 						pln_push_back_token(K_CALL);
-						$$ = make_execsql_stmt(K_CALL, @1, NULL);
-						((PlnStmtExecSql *) $$)->is_call = true;
+						$$ = make_call_stmt(@1, false);
 					}
 				| K_DO
 					{
 						pln_push_back_token(K_DO);
-						$$ = make_execsql_stmt(K_DO, @1, NULL);
-						((PlnStmtExecSql *) $$)->is_call = true;
-						((PlnStmtExecSql *) $$)->is_do = true;
+						$$ = make_call_stmt(@1, true);
 					}
 				;
 
@@ -2078,20 +2076,11 @@ unreserved_keyword	:
 
 %%
 
+/* A dotted name as messages show it: the parts joined by dots, unquoted */
 static char *
 name_of_cword_list(List *idents)
 {
-	StringInfoData ds;
-	ListCell   *lc;
-
-	initStringInfo(&ds);
-	foreach(lc, idents)
-	{
-		if (lc != list_head(idents))
-			appendStringInfoChar(&ds, '.');
-		appendStringInfoString(&ds, quote_identifier(strVal(lfirst(lc))));
-	}
-	return ds.data;
+	return NameListToString(idents);
 }
 
 static char *
@@ -2714,7 +2703,7 @@ read_cursor_args(PlnVar *cursor, int until)
 							row->fieldnames[target], cursor->refname),
 					 pln_scanner_errposition(argloc)));
 
-		value = read_sql_construct(',', ')', 0, "\",\" or \")\"",
+		value = read_sql_construct(',', ')', 0, ",\" or \")",
 								   RAW_PARSE_PLPGSQL_EXPR,
 								   true, true, NULL, &endtoken);
 		values[target] = value->query;
@@ -2863,6 +2852,25 @@ read_fetch_count(PlnStmtFetch *fetch, bool *expect_from)
 		fetch->returns_multiple_rows = true;
 		*expect_from = false;
 	}
+}
+
+/*
+ * CALL or DO, whose first token has been pushed back: read as a plain SQL
+ * statement up to the ';', parentheses balanced, with no INTO clause.
+ */
+static PlnStmt *
+make_call_stmt(int location, bool is_do)
+{
+	PlnStmtExecSql *execsql = palloc0(sizeof(PlnStmtExecSql));
+
+	execsql->cmd_type = PLN_STMT_EXECSQL;
+	execsql->lineno = pln_location_to_lineno(location);
+	execsql->stmtid = pln_next_stmtid();
+	execsql->sqlstmt = read_sql_construct(';', 0, 0, ";", RAW_PARSE_DEFAULT,
+										  false, true, NULL, NULL);
+	execsql->is_call = true;
+	execsql->is_do = is_do;
+	return (PlnStmt *) execsql;
 }
 
 static PlnStmt *

@@ -223,3 +223,15 @@ DO $$ DECLARE x int; BEGIN PERFORM 1 INTO x; END $$;
 \set VERBOSITY default
 DO $$ DECLARE c CURSOR FOR SELECT 1; x int; BEGIN OPEN c; FETCH 2 FROM c INTO x; END $$;
 DO $$ DECLARE x int; BEGIN PERFORM 1 INTO x; END $$;
+
+-- syntax errors name what PL/pgSQL names: CALL and DO read up to a ';'
+-- outside parentheses, dotted names are shown unquoted, the expected
+-- terminator of a cursor argument
+CREATE PROCEDURE pc_proc(a int) LANGUAGE plpgsql AS $$ BEGIN RAISE NOTICE 'pc_proc %', a; END $$;
+DO $$ BEGIN CALL pc_proc(1; END $$;
+DO $$ BEGIN CALL pc_proc 1); END $$;
+DO $$ BEGIN CALL pc_proc((2)); END $$;
+DO $$ BEGIN DO 'BEGIN RAISE NOTICE ''nested''; END'; END $$;
+DO $$ BEGIN NEW.ARRAY := 1; END $$;
+DO $$ <<"Outer">> DECLARE x int; BEGIN "Outer".nosuch := 1; END $$;
+DO $$ DECLARE c CURSOR (a int, b int) FOR SELECT a, b; BEGIN OPEN c (1, 2; END $$;

@@ -2164,6 +2164,7 @@ read_sql_construct(int until, int until2, int until3,
 	PlnIdentifierLookup outer_lookup = pln_IdentifierLookup;
 	StringInfoData text;
 	int			first_loc = -1;
+	int			end_loc = -1;
 	int			depth = 0;
 	int			tok;
 	PlnExpr    *expr;
@@ -2187,6 +2188,7 @@ read_sql_construct(int until, int until2, int until3,
 		if (depth == 0 &&
 			(tok == until || tok == until2 || tok == until3))
 			break;
+		end_loc = yylloc + pln_token_length();
 
 		if (tok == '(' || tok == '[')
 			depth++;
@@ -2223,11 +2225,14 @@ read_sql_construct(int until, int until2, int until3,
 	if (first_loc >= yylloc)
 		yyerror(isexpression ? "missing expression" : "missing SQL statement");
 
-	/* the text stops where the terminator starts, minus trailing space */
+	/*
+	 * The text stops where its last token ends: a comment between it and
+	 * the terminator is not part of it (callers put the text inside other
+	 * SQL, as in "x IN (text)", where a trailing "--" comment would hide
+	 * the rest).
+	 */
 	initStringInfo(&text);
-	pln_append_source_text(&text, first_loc, yylloc);
-	while (text.len > 0 && scanner_isspace(text.data[text.len - 1]))
-		text.data[--text.len] = '\0';
+	pln_append_source_text(&text, first_loc, end_loc);
 
 	expr = make_plexpr(text.data, parsemode, first_loc);
 	if (valid_sql)

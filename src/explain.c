@@ -30,6 +30,7 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -307,6 +308,8 @@ analyse_stmts(SavepointPlan *sp, List *stmts)
 {
 	ListCell   *lc;
 
+	check_stack_depth();
+
 	foreach(lc, stmts)
 	{
 		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
@@ -326,6 +329,8 @@ static PlnStmt *
 first_impure_stmt(SavepointPlan *sp, List *stmts)
 {
 	ListCell   *lc;
+
+	check_stack_depth();
 
 	foreach(lc, stmts)
 	{
@@ -396,6 +401,8 @@ static void
 show_stmts(SavepointPlan *sp, List *stmts, int depth)
 {
 	ListCell   *lc;
+
+	check_stack_depth();
 
 	foreach(lc, stmts)
 	{

@@ -235,3 +235,33 @@ DO $$ BEGIN DO 'BEGIN RAISE NOTICE ''nested''; END'; END $$;
 DO $$ BEGIN NEW.ARRAY := 1; END $$;
 DO $$ <<"Outer">> DECLARE x int; BEGIN "Outer".nosuch := 1; END $$;
 DO $$ DECLARE c CURSOR (a int, b int) FOR SELECT a, b; BEGIN OPEN c (1, 2; END $$;
+
+-- quoted strings continued after a newline, bit, hex and Unicode strings as
+-- tokens of their own
+DO $$ declare x int; begin x := length('ab'-- c
+ 'cd'); raise notice '% %', x, 'a' || 'b'-- x
+ ; end $$;
+DO $$ begin raise notice 'a'
+-- only a comment
+
+  'b'
+  'c'; end $$;
+DO $$ begin raise notice '%', 'a'-'1'; end $$;
+DO $$ begin raise notice '%', 'x' = 'x'; end $$;
+DO $$ declare b bit(4) := B'1010'; h bit(8) := X'1F'; begin raise notice '% %', b, h; end $$;
+DO $$ begin raise notice '%', B'10'
+'01'; end $$;
+DO $$ begin raise notice '%', B'10; end $$;
+DO $$ begin raise notice '%', X'1F; end $$;
+DO $$ begin raise notice '%', U&'a\0061; end $$;
+DO $$ begin raise notice '%', U&'a\0061' UESCAPE '!'; end $$;
+DO $$ begin raise notice '%', U&"a"; end $$;
+DO $$ declare "a" int; begin U&"a" := 1; end $$;
+DO $$ begin raise notice '%', U&""; end $$;
+set standard_conforming_strings = off;
+DO $$ begin raise notice '%', U&'a'; end $$;
+DO $$ begin raise notice 'e\tf'
+ 'g\th'; end $$;
+DO $$ begin raise notice 'q\'
+ ''r'; end $$;
+reset standard_conforming_strings;

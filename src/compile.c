@@ -130,6 +130,9 @@ compile_or_look_up(FunctionCallInfo fcinfo, bool forValidator)
 	PlnFunction *function;
 	PlnFuncKey	hashkey;
 
+	/* once per session: are the installed SQL objects ours? */
+	pln_check_sql_version();
+
 	procTup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcOid));
 	if (!HeapTupleIsValid(procTup))
 		elog(ERROR, "cache lookup failed for function %u", funcOid);

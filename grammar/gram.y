@@ -2619,15 +2619,19 @@ cursor_name_default(const char *name)
 	return make_plexpr(buf.data, RAW_PARSE_PLPGSQL_EXPR, -1);
 }
 
-/* The name a token stands for, if it can name a cursor argument */
+/*
+ * The name a token stands for, if it can name a cursor argument: a single
+ * identifier, whether or not a variable or an unreserved keyword has that
+ * name; a reserved keyword or a dotted name cannot.
+ */
 static const char *
 token_as_name(int tok, PLN_YYSTYPE *lval)
 {
 	if (tok == T_WORD)
 		return lval->word.ident;
 	if (tok == T_DATUM)
-		return NameOfDatum(&lval->wdatum);
-	if (tok >= K_ABSOLUTE && tok <= K_WHILE && lval->keyword != NULL)
+		return lval->wdatum.ident;
+	if (pln_token_is_unreserved_keyword(tok))
 		return lval->keyword;
 	return NULL;
 }

@@ -265,3 +265,11 @@ DO $$ begin raise notice 'e\tf'
 DO $$ begin raise notice 'q\'
  ''r'; end $$;
 reset standard_conforming_strings;
+
+-- cursor arguments by name: a reserved word or a dotted name is no name
+DO $$ declare ca cursor (lo int, hi int) for select lo, hi; r record; begin for r in ca(not := 8, lo := 7) loop end loop; end $$;
+DO $$ declare ca cursor (lo int, hi int) for select lo, hi; r record; begin for r in ca(hi := 8, lo := 7) loop raise notice '%', r; end loop; end $$;
+DO $$ declare ca cursor ("in" int, hi int) for select 1; r record; begin for r in ca("in" := 8, hi := 7) loop raise notice '%', r; end loop; end $$;
+DO $$ declare ca cursor (query int, hi int) for select query, hi; r record; begin for r in ca(query := 8, hi := 7) loop raise notice '%', r; end loop; end $$;
+DO $$ declare hi int := 3; ca cursor (lo int, hi int) for select lo, hi; r record; begin open ca(hi := 8, lo := hi); fetch ca into r; raise notice '%', r; end $$;
+DO $$ <<b>> declare hi int := 3; ca cursor (lo int, hi int) for select lo, hi; r record; begin open ca(b.hi := 8, lo := hi); end $$;

@@ -38,6 +38,9 @@
  */
 #define PLN_LANG_TITLE		(pln_identify_as_plpgsql ? "PL/pgSQL" : "PL/nimble")
 
+/* The name in messages PL/pgSQL has no counterpart for: always our own */
+#define PLN_OWN_TITLE		"PL/nimble"
+
 #include "pln_tree.h"
 #include "pln_compile.h"
 #include "pln_exec.h"

@@ -123,3 +123,36 @@ SELECT pe_inner_loop('{1,2,-3,4,5,6,7,8,9,-10,11}');
 SET plan_cache_mode = force_generic_plan;
 SELECT pe_loop('pe_assign', '{1,1,-1,1,1,1,1,1,1,-1,1}');
 SELECT pe_inner_loop('{1,2,-3,4,5,6,7,8,9,-10,11}');
+
+-- a constant error, again in later transactions, and gone once the
+-- function that raised it is replaced
+CREATE FUNCTION pe_inv(n int) RETURNS int LANGUAGE sql IMMUTABLE AS $$ SELECT 100 / $1 $$;
+CREATE FUNCTION pe_uses_inv(k int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  x int;
+  out text := '';
+BEGIN
+  FOR i IN 1..k LOOP
+    BEGIN
+      x := pe_inv(0);
+      out := out || x || ' ';
+    EXCEPTION WHEN division_by_zero THEN
+      out := out || 'E ';
+    END;
+  END LOOP;
+  RETURN out;
+END $$;
+\c
+SELECT pe_uses_inv(3);
+SELECT pe_uses_inv(3);
+SELECT pe_const(3);
+SELECT pe_const(3);
+CREATE OR REPLACE FUNCTION pe_inv(n int) RETURNS int LANGUAGE sql IMMUTABLE AS $$ SELECT 100 / ($1 + 1) $$;
+SELECT pe_uses_inv(3);
+BEGIN;
+SELECT pe_uses_inv(2);
+CREATE OR REPLACE FUNCTION pe_inv(n int) RETURNS int LANGUAGE sql IMMUTABLE AS $$ SELECT 100 / $1 $$;
+SELECT pe_uses_inv(2);
+CREATE OR REPLACE FUNCTION pe_inv(n int) RETURNS int LANGUAGE sql IMMUTABLE AS $$ SELECT 7 $$;
+SELECT pe_uses_inv(2);
+COMMIT;

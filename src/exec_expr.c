@@ -84,6 +84,7 @@ static void exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr);
 static void remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource);
 static bool plan_cache_chooses_generic(CachedPlanSource *plansource);
 static bool uses_variables(PlnExpr *expr);
+static void plan_generic_again(PlnExecState *estate, PlnExpr *expr);
 static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
 static bool exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 										 Datum *result, bool *isNull,
@@ -308,6 +309,46 @@ raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
 }
 
 /*
+ * For an expression whose generic plan failed, and whose kept error was
+ * stale (a new transaction): when the plan cache will make the same plan
+ * as the generic one (the query reads no variable) or make the generic one
+ * itself, make it here, so that a planning error is kept again and the
+ * next executions need not plan.  Once a generic plan could be made, this
+ * is not tried again; the expression still runs through SPI, as under
+ * PL/pgSQL.
+ */
+static void
+plan_generic_again(PlnExecState *estate, PlnExpr *expr)
+{
+	CachedPlanSource *plansource;
+	CachedPlan *cplan;
+	MemoryContext oldcontext;
+
+	plansource = (CachedPlanSource *) linitial(SPI_plan_get_plan_sources(expr->plan));
+	if (uses_variables(expr) && !plan_cache_chooses_generic(plansource))
+		return;
+
+	/* planning reads the catalogs */
+	pln_need_savepoint(estate);
+	oldcontext = MemoryContextSwitchTo(get_stmt_mcontext(estate));
+	PG_TRY();
+	{
+		cplan = SPI_plan_get_cached_plan(expr->plan);
+	}
+	PG_CATCH();
+	{
+		remember_plan_error(expr, plansource);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(oldcontext);
+
+	expr->generic_plan_failed = false;
+	if (cplan != NULL)
+		ReleaseCachedPlan(cplan, CurrentResourceOwner);
+}
+
+/*
  * Is the query "SELECT expr" and nothing more: no tables, no clauses, no
  * sub-selects, aggregates, window functions or set-returning functions,
  * and exactly one result column?
@@ -352,6 +393,7 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 
 	expr->simple_expr = NULL;
 	expr->purity = PLN_PURITY_UNKNOWN;
+	expr->generic_plan_failed = false;
 
 	/* only plain expressions and assignments are evaluated as simple */
 	is_expression = (expr->parseMode == RAW_PARSE_PLPGSQL_EXPR ||
@@ -388,7 +430,10 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	PG_CATCH();
 	{
 		if (is_expression)
+		{
 			remember_plan_error(expr, plansource);
+			expr->generic_plan_failed = true;
+		}
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
@@ -606,13 +651,17 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
 
 	if (expr->plan == NULL)
 		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
-	else if (unlikely(expr->plan_error != NULL))
+	else if (unlikely(expr->generic_plan_failed))
 	{
 		/*
-		 * It was stale.  The expression is not simple (its generic plan
-		 * failed): it runs through SPI below, as under PL/pgSQL.
+		 * The expression is not simple (its generic plan failed): it runs
+		 * through SPI below, as under PL/pgSQL, unless the kept error is
+		 * raised again, or planning fails again.
 		 */
-		raise_plan_error_again(estate, expr);
+		if (expr->plan_error != NULL)
+			raise_plan_error_again(estate, expr);
+		if (expr->plan_error == NULL)
+			plan_generic_again(estate, expr);
 	}
 
 	if (expr->simple_expr != NULL &&

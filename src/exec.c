@@ -161,6 +161,8 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 	estate.err_text = NULL;
 	estate.err_stmt = (PlnStmt *) func->action;
 	CHECK_FOR_INTERRUPTS();
+	/* calls recurse too: the top block is not run through exec_stmt */
+	check_stack_depth();
 	/* (a block runs the same inside a handler block or not: no check) */
 	rc = exec_stmt_block(&estate, func->action);
 	if (rc != PLN_RC_RETURN)
@@ -578,7 +580,7 @@ describe_fetch(PlnStmt *stmt)
 
 const PlnStmtKind pln_stmt_kinds[] = {
 #define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
-	[kind] = {name, lazy, describe},
+	[kind] = {name, lazy, nests, describe},
 #include "pln_stmtkinds.h"
 #undef PLN_STMT_KIND
 };
@@ -645,13 +647,14 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 	 * Statements that run statements of their own are where the executor
 	 * recurses, however deeply the body nests them: there the stack is
 	 * checked (once per statement, not per iteration of a loop; the column
-	 * "nests" of pln_stmtkinds.h).
+	 * "nests" of pln_stmtkinds.h), unless their own statements run none
+	 * (see pln_stack_check_points).
 	 */
 	switch (stmt->cmd_type)
 	{
 #define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
 		case kind: \
-			if (nests) \
+			if (nests && estate->func->stmt_checks_stack[stmt->stmtid]) \
 				check_stack_depth(); \
 			rc = exec(estate, (node *) stmt); \
 			break;
@@ -1352,6 +1355,57 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 	estate->retval = (Datum) 0;
 	estate->retisnull = false;
 	return PLN_RC_RETURN;
+}
+
+/*
+ * Where the executor checks the stack depth, by stmtid: at every statement
+ * that runs statements of its own of which one again runs statements of
+ * its own.  The executor recurses only through such statements, so each
+ * level of nesting but the innermost is checked; the innermost adds one
+ * level of frames at most, and whatever its statements call (expressions,
+ * SQL, other functions) checks for itself.  A loop whose body is a list
+ * of simple statements, or an IF choosing between such lists, so pays
+ * nothing for the check.
+ *
+ * The walk keeps its own list of statement lists still to visit instead of
+ * recursing: compiling must not need more stack the deeper the text nests
+ * (PL/pgSQL's compiler does not).  Allocated in the current memory
+ * context.
+ */
+bool *
+pln_stack_check_points(PlnFunction *func)
+{
+	bool	   *checks = palloc0(sizeof(bool) * (func->nstatements + 1));
+	List	   *pending = list_make1(list_make1(func->action));
+
+	while (pending != NIL)
+	{
+		List	   *stmts = (List *) llast(pending);
+		ListCell   *lc;
+
+		pending = list_delete_last(pending);
+		foreach(lc, stmts)
+		{
+			PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+			ListCell   *b;
+
+			if (!pln_stmt_kinds[stmt->cmd_type].nests)
+				continue;
+			foreach(b, pln_stmt_nested_bodies(stmt))
+			{
+				List	   *body = (List *) lfirst(b);
+				ListCell   *c;
+
+				foreach(c, body)
+				{
+					if (pln_stmt_kinds[((PlnStmt *) lfirst(c))->cmd_type].nests)
+						checks[stmt->stmtid] = true;
+				}
+				pending = lappend(pending, body);
+			}
+		}
+	}
+	return checks;
 }
 
 /*

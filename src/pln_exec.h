@@ -115,6 +115,7 @@ typedef struct PlnStmtKind
 {
 	const char *name;			/* untranslated */
 	bool		may_run_lazily;
+	bool		nests;			/* runs statements of its own */
 	const char *(*describe) (PlnStmt *stmt);	/* or NULL: the name */
 } PlnStmtKind;
 
@@ -122,6 +123,7 @@ extern const PlnStmtKind pln_stmt_kinds[];
 extern List *pln_stmt_nested_bodies(PlnStmt *stmt);
 /* the CONTEXT callback of a running call (its arg is the call's state) */
 extern void exec_error_callback(void *arg);
+extern bool *pln_stack_check_points(PlnFunction *func);
 extern void pln_init_analysis_state(PlnExecState *estate, PlnFunction *func);
 
 /* exec.c: statements */

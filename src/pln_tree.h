@@ -723,6 +723,8 @@ typedef struct PlnFunction
 	PlnDatum  **datums;
 	PlnStmtBlock *action;
 	unsigned int nstatements;
+	/* by stmtid: must the statement check the stack before it runs? */
+	bool	   *stmt_checks_stack;
 
 	/* expressions with prepared plans, to free them on recompilation */
 	List	   *planned_exprs;

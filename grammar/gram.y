@@ -1596,13 +1596,17 @@ stmt_dynexecute : K_EXECUTE
 
 						new = palloc0(sizeof(PlnStmtDynExecute));
 						new->cmd_type = PLN_STMT_DYNEXECUTE;
-						new->lineno = pln_location_to_lineno(@1);
-						new->stmtid = pln_next_stmtid();
 						new->query = read_sql_construct(K_INTO, K_USING, ';',
 														"INTO or USING or ;",
 														RAW_PARSE_PLPGSQL_EXPR,
 														true, true,
 														NULL, &endtoken);
+						/*
+						 * (after the query: "near line N" of a compile error
+						 * names the last line looked up, as in PL/pgSQL)
+						 */
+						new->lineno = pln_location_to_lineno(@1);
+						new->stmtid = pln_next_stmtid();
 
 						/* INTO and USING may come in either order, once each */
 						while (endtoken != ';')

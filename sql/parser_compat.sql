@@ -273,3 +273,13 @@ DO $$ declare ca cursor ("in" int, hi int) for select 1; r record; begin for r i
 DO $$ declare ca cursor (query int, hi int) for select query, hi; r record; begin for r in ca(query := 8, hi := 7) loop raise notice '%', r; end loop; end $$;
 DO $$ declare hi int := 3; ca cursor (lo int, hi int) for select lo, hi; r record; begin open ca(hi := 8, lo := hi); fetch ca into r; raise notice '%', r; end $$;
 DO $$ <<b>> declare hi int := 3; ca cursor (lo int, hi int) for select lo, hi; r record; begin open ca(b.hi := 8, lo := hi); end $$;
+
+-- compile errors at the first call name the line PL/pgSQL names
+SET check_function_bodies = off;
+CREATE FUNCTION pc_late_execute() RETURNS int LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN 1;
+  EXECUTE 'SELECT 1'
+END $$;
+SELECT pc_late_execute();
+RESET check_function_bodies;

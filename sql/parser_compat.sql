@@ -283,3 +283,11 @@ BEGIN
 END $$;
 SELECT pc_late_execute();
 RESET check_function_bodies;
+
+-- FOR ... IN EXECUTE reads its query before judging its target; a single
+-- scalar target reads nothing more
+DO $$ declare i int; begin for i in execute 'select 1' loop raise notice '%', i; end loop; end $$;
+DO $$ declare i int; j int; begin for i, j in execute 'select 1, 2' loop raise notice '% %', i, j; end loop; end $$;
+DO $$ begin for i in execute 1..2_0 loop end loop; end $$;
+DO $$ declare i int; begin for i in select 1 loop raise notice '%', i; end loop; end $$;
+DO $$ declare i int; begin for i in select 1 loop , end loop; end $$;

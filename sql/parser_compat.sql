@@ -291,3 +291,16 @@ DO $$ declare i int; j int; begin for i, j in execute 'select 1, 2' loop raise n
 DO $$ begin for i in execute 1..2_0 loop end loop; end $$;
 DO $$ declare i int; begin for i in select 1 loop raise notice '%', i; end loop; end $$;
 DO $$ declare i int; begin for i in select 1 loop , end loop; end $$;
+
+-- Unicode escapes in E'' strings: surrogate pairs, invalid values and forms
+DO $$ begin raise notice E'\u00e9 \U0001F600'; end $$;
+DO $$ begin raise notice E'\u0000'; end $$;
+DO $$ begin raise notice E'\uD83D\uDE00'; end $$;
+DO $$ begin raise notice E'\uD83D'; end $$;
+DO $$ begin raise notice E'\uDE00'; end $$;
+DO $$ begin raise notice E'\u12'; end $$;
+DO $$ begin raise notice E'\U1234'; end $$;
+DO $$ begin raise notice E'\uD83Dx'; end $$;
+DO $$ begin raise notice E'\x'; end $$;
+DO $$ begin raise notice E'\777'; end $$;
+DO $$ begin raise notice U&'\0061'; end $$;

@@ -357,15 +357,19 @@ materialize_frame(PlnExecState *estate, PlnSavepointFrame *frame)
 	MemoryContext oldcontext = CurrentMemoryContext;
 	PlnStmt    *save_err_stmt;
 	const char *save_err_text;
+	PlnVariable *save_err_var;
 
 	if (frame->outer != NULL && !frame->outer->materialized)
 		materialize_frame(estate, frame->outer);
 
 	save_err_stmt = estate->err_stmt;
 	save_err_text = estate->err_text;
+	save_err_var = estate->err_var;
 	estate->starting_savepoint = true;
 	estate->err_stmt = (PlnStmt *) frame->block;
 	estate->err_text = "during statement block entry";
+	/* (the block's variables were initialised when it was entered) */
+	estate->err_var = NULL;
 
 	/* SPI must be connected outside our subtransactions */
 	if (!estate->spi_connected)
@@ -382,6 +386,7 @@ materialize_frame(PlnExecState *estate, PlnSavepointFrame *frame)
 	estate->starting_savepoint = false;
 	estate->err_stmt = save_err_stmt;
 	estate->err_text = save_err_text;
+	estate->err_var = save_err_var;
 
 	pln_create_econtext(estate);
 }
@@ -790,6 +795,8 @@ pln_run_handler_block_loop(PlnExecState *estate, PlnStmtBlock *block,
 			while (loop->next_iteration(estate, loop))
 			{
 				estate->err_stmt = (PlnStmt *) block;
+				/* (as exec_stmt_block does for a block without variables) */
+				estate->err_var = NULL;
 				CHECK_FOR_INTERRUPTS();
 
 				enter_frame(estate, &frame, block);

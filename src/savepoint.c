@@ -41,6 +41,7 @@
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "miscadmin.h"
+#include "storage/proc.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -410,7 +411,8 @@ pln_materialize_savepoints(PlnExecState *estate)
  * scratch memory.  (No statement keeps anything in the statement context
  * while statements nested in it run, so it can be reset here.)  A failed simple
  * expression may be used again in this transaction, with a fresh state
- * unless it is pure (PL/pgSQL instead sends it through SPI from then on).
+ * unless it is pure; PL/pgSQL instead sends it through SPI from then on,
+ * which shows (simple_failed_lxid, see exec_expr.c).
  */
 static void
 restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
@@ -423,6 +425,7 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 		PlnExpr    *expr = estate->simple_expr_running;
 
 		expr->simple_in_use = false;
+		expr->simple_failed_lxid = MyProc->lxid;
 
 		/*
 		 * Only a pure state is sure to hold nothing between evaluations;

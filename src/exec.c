@@ -506,22 +506,31 @@ void
 exec_error_callback(void *arg)
 {
 	PlnExecState *estate = (PlnExecState *) arg;
+	int			lineno;
 
 	/* nobody will see it: save the formatting */
 	if (pln_error_context_unseen(estate, geterrcode()))
 		return;
 
+	/* a variable's declaration, else the statement's line (see err_var) */
+	if (estate->err_var != NULL)
+		lineno = estate->err_var->lineno;
+	else if (estate->err_stmt != NULL)
+		lineno = estate->err_stmt->lineno;
+	else
+		lineno = 0;
+
 	if (estate->err_text != NULL)
 	{
 		/*
 		 * The text says what we were doing, e.g. "during statement block
-		 * entry"; with a statement, name its line.
+		 * entry"; with a line, name it.
 		 */
-		if (estate->err_stmt != NULL)
+		if (lineno > 0)
 			errcontext("%s function %s line %d %s",
 					   PLN_LANG_TITLE,
 					   estate->func->fn_signature,
-					   estate->err_stmt->lineno,
+					   lineno,
 					   _(estate->err_text));
 		else
 			errcontext("%s function %s %s",
@@ -529,12 +538,12 @@ exec_error_callback(void *arg)
 					   estate->func->fn_signature,
 					   _(estate->err_text));
 	}
-	else if (estate->err_stmt != NULL && estate->err_stmt->lineno > 0)
+	else if (estate->err_stmt != NULL && lineno > 0)
 	{
 		errcontext("%s function %s line %d at %s",
 				   PLN_LANG_TITLE,
 				   estate->func->fn_signature,
-				   estate->err_stmt->lineno,
+				   lineno,
 				   pln_stmt_typename(estate->err_stmt));
 	}
 	else
@@ -676,26 +685,19 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 static void
 exec_block_init_vars(PlnExecState *estate, PlnStmtBlock *block)
 {
-	PlnStmt    *save_err_stmt = estate->err_stmt;
-	PlnStmt		declaration;
 	int			i;
 
 	estate->err_text = "during statement block local variable initialization";
 
 	/* errors here name the line of the variable's declaration */
-	declaration.cmd_type = PLN_STMT_BLOCK;
-	declaration.stmtid = 0;
-	estate->err_stmt = &declaration;
-
 	for (i = 0; i < block->n_initvars; i++)
 	{
 		PlnVariable *var = (PlnVariable *) estate->datums[block->initvarnos[i]];
 
-		declaration.lineno = var->lineno;
+		estate->err_var = var;
 		exec_init_datum(estate, (PlnDatum *) var);
 	}
 
-	estate->err_stmt = save_err_stmt;
 	estate->err_text = NULL;
 }
 
@@ -710,6 +712,8 @@ exec_stmt_block(PlnExecState *estate, PlnStmtBlock *block)
 
 	if (block->n_initvars > 0)
 		exec_block_init_vars(estate, block);
+	/* (entering any block ends the effect of an earlier failed one) */
+	estate->err_var = NULL;
 
 	if (block->exceptions)
 		rc = exec_stmt_block_with_handlers(estate, block);

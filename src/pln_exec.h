@@ -89,6 +89,15 @@ typedef struct PlnExecState
 	/* error context */
 	PlnStmt    *err_stmt;
 	const char *err_text;
+
+	/*
+	 * The variable being initialised at block entry, whose declaration's
+	 * line the CONTEXT lines name instead of the statement's.  As in
+	 * PL/pgSQL, a failed initialisation leaves it set (also for CONTEXT
+	 * lines of later statements, when the error is caught) until the next
+	 * block entered has initialised its variables.
+	 */
+	PlnVariable *err_var;
 } PlnExecState;
 
 /* Result codes of statement execution */

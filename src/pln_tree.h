@@ -240,6 +240,10 @@ typedef struct PlnExpr
 	int			simple_state_generation;	/* of the plan it was built
 											 * from */
 	bool		simple_in_use;	/* recursion guard */
+	LocalTransactionId simple_failed_lxid;	/* an evaluation failed in this
+											 * transaction (the error was
+											 * caught): see
+											 * run_simple_expr_as_spi */
 
 	/*
 	 * States for evaluations that start while the expression is busy in

@@ -3493,7 +3493,7 @@ static PlnStmt *
 make_case(int location, PlnExpr *t_expr,
 		  List *case_when_list, List *else_stmts)
 {
-	PlnStmtCase *new = palloc(sizeof(PlnStmtCase));
+	PlnStmtCase *new = palloc0(sizeof(PlnStmtCase));
 	bool		empty_else = (list_length(else_stmts) == 1 &&
 							  linitial(else_stmts) == NULL);
 

@@ -242,7 +242,7 @@ BEGIN
 						 AND pg_catalog.pg_has_role(p.proowner, 'USAGE') END
 		 ORDER BY n.nspname, p.proname, p.oid::regprocedure::text
 	LOOP
-		RETURN QUERY SELECT * FROM plnimble_switch_routine(fn, from_lang, to_lang, dry_run);
+		RETURN QUERY SELECT * FROM pg_catalog.plnimble_switch_routine(fn, from_lang, to_lang, dry_run);
 	END LOOP;
 
 	FOR s IN
@@ -288,7 +288,7 @@ COMMENT ON FUNCTION plnimble_switch_schema(name, name, name, boolean) IS
 CREATE FUNCTION plnimble_adopt(schema name DEFAULT NULL, dry_run boolean DEFAULT false)
 	RETURNS TABLE (routine regprocedure, action text, reason text)
 	LANGUAGE sql
-	AS $$ SELECT * FROM plnimble_switch_schema($1, 'plpgsql', 'plnimble', $2) $$;
+	AS $$ SELECT * FROM pg_catalog.plnimble_switch_schema($1, 'plpgsql', 'plnimble', $2) $$;
 
 COMMENT ON FUNCTION plnimble_adopt(name, boolean) IS
 	'moves the PL/pgSQL routines of a schema (NULL: of every schema, those the caller owns) to plnimble';
@@ -296,7 +296,7 @@ COMMENT ON FUNCTION plnimble_adopt(name, boolean) IS
 CREATE FUNCTION plnimble_revert(schema name DEFAULT NULL, dry_run boolean DEFAULT false)
 	RETURNS TABLE (routine regprocedure, action text, reason text)
 	LANGUAGE sql
-	AS $$ SELECT * FROM plnimble_switch_schema($1, 'plnimble', 'plpgsql', $2) $$;
+	AS $$ SELECT * FROM pg_catalog.plnimble_switch_schema($1, 'plnimble', 'plpgsql', $2) $$;
 
 COMMENT ON FUNCTION plnimble_revert(name, boolean) IS
 	'moves the plnimble routines of a schema (NULL: of every schema, those the caller owns) back to PL/pgSQL';
@@ -304,7 +304,7 @@ COMMENT ON FUNCTION plnimble_revert(name, boolean) IS
 CREATE FUNCTION plnimble_adopt_function(fn regprocedure, dry_run boolean DEFAULT false)
 	RETURNS TABLE (routine regprocedure, action text, reason text)
 	LANGUAGE sql
-	AS $$ SELECT * FROM plnimble_switch_routine($1, 'plpgsql', 'plnimble', $2) $$;
+	AS $$ SELECT * FROM pg_catalog.plnimble_switch_routine($1, 'plpgsql', 'plnimble', $2) $$;
 
 COMMENT ON FUNCTION plnimble_adopt_function(regprocedure, boolean) IS
 	'moves one PL/pgSQL routine to plnimble';
@@ -312,7 +312,7 @@ COMMENT ON FUNCTION plnimble_adopt_function(regprocedure, boolean) IS
 CREATE FUNCTION plnimble_revert_function(fn regprocedure, dry_run boolean DEFAULT false)
 	RETURNS TABLE (routine regprocedure, action text, reason text)
 	LANGUAGE sql
-	AS $$ SELECT * FROM plnimble_switch_routine($1, 'plnimble', 'plpgsql', $2) $$;
+	AS $$ SELECT * FROM pg_catalog.plnimble_switch_routine($1, 'plnimble', 'plpgsql', $2) $$;
 
 COMMENT ON FUNCTION plnimble_revert_function(regprocedure, boolean) IS
 	'moves one plnimble routine back to PL/pgSQL';

@@ -251,6 +251,30 @@ SELECT action, regexp_replace(reason, 'DATABASE \S+', 'DATABASE <db>', 'g') AS r
  WHERE routine IS NULL AND reason LIKE 'ALTER DATABASE%';
 DO $$ BEGIN EXECUTE format('ALTER DATABASE %I RESET ALL', current_database()); END $$;
 
+-- the functions find their helpers in pg_catalog, never by the caller's
+-- search path: a look-alike that matches the arguments better, in a
+-- schema on that path, is not called
+CREATE SCHEMA regress_lookalike AUTHORIZATION regress_adopt_user;
+SET ROLE regress_adopt_user;
+CREATE FUNCTION regress_lookalike.plnimble_switch_routine(
+    fn oid, from_lang name, to_lang name, dry_run boolean,
+    OUT routine regprocedure, OUT action text, OUT reason text)
+    LANGUAGE sql AS $$ SELECT fn::regprocedure, 'look-alike', current_user::text $$;
+CREATE FUNCTION regress_lookalike.plnimble_switch_schema(
+    schema name, from_lang text, to_lang text, dry_run boolean)
+    RETURNS TABLE (routine regprocedure, action text, reason text)
+    LANGUAGE sql AS $$ SELECT NULL::regprocedure, 'look-alike', current_user::text $$;
+RESET ROLE;
+SET search_path = regress_lookalike, public;
+SELECT count(*) FILTER (WHERE action = 'look-alike') AS lookalike_rows,
+       count(*) > 0 AS some_rows
+  FROM plnimble_adopt('app', dry_run => true);
+SELECT count(*) FILTER (WHERE action = 'look-alike') AS lookalike_rows,
+       count(*) > 0 AS some_rows
+  FROM plnimble_revert(NULL, dry_run => true);
+RESET search_path;
+DROP SCHEMA regress_lookalike CASCADE;
+
 DROP EVENT TRIGGER regress_adopt_log;
 DROP SCHEMA app CASCADE;
 DROP FUNCTION observe(text);

@@ -744,17 +744,8 @@ rec_revalidate_type(PlnRec *rec)
 		if (typ->origtypname != NULL)
 			typenameTypeIdAndMod(NULL, typ->origtypname,
 								 &typ->typoid, &typ->atttypmod);
-		typentry = lookup_type_cache(typ->typoid, TYPECACHE_TUPDESC |
-									 TYPECACHE_DOMAIN_BASE_INFO);
-		if (typentry->typtype == TYPTYPE_DOMAIN)
-			typentry = lookup_type_cache(typentry->domainBaseType,
-										 TYPECACHE_TUPDESC);
-		/* (a type made again as something else than a row type) */
-		if (typentry->tupDesc == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-					 errmsg("type %s is not composite",
-							format_type_be(typ->typoid))));
+		/* (fails if the type was made again as something else) */
+		typentry = pln_row_type_cache_entry(typ->typoid);
 		typ->tcache = typentry;
 		typ->tupdesc_id = typentry->tupDesc_identifier;
 	}

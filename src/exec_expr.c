@@ -864,7 +864,24 @@ simple_expr_build_state(PlnExecState *estate, PlnExpr *expr,
 		if (expr->simple_state_cxt != NULL)
 			MemoryContextDelete(expr->simple_state_cxt);
 		expr->simple_state_cxt = NULL;
-		oldcontext = MemoryContextSwitchTo(simple_eval_estate->es_query_cxt);
+
+		/*
+		 * A state built earlier in this transaction is run by nothing
+		 * now (one busy in an outer recursion level is not rebuilt, see
+		 * exec_eval_simple_expr): it was abandoned by a caught error (see
+		 * restore_call_state) or made for an older plan.  It goes, so that
+		 * a loop catching an error in every iteration does not pile up
+		 * states; one of an earlier transaction went with its memory.
+		 */
+		if (expr->simple_impure_lxid == curlxid &&
+			expr->simple_impure_cxt != NULL)
+			MemoryContextDelete(expr->simple_impure_cxt);
+		expr->simple_impure_cxt =
+			AllocSetContextCreate(simple_eval_estate->es_query_cxt,
+								  "PL/nimble expression state",
+								  ALLOCSET_SMALL_SIZES);
+		expr->simple_impure_lxid = curlxid;
+		oldcontext = MemoryContextSwitchTo(expr->simple_impure_cxt);
 		expr->simple_state = ExecInitExprWithParams(expr->simple_expr,
 													estate->paramLI);
 		MemoryContextSwitchTo(oldcontext);

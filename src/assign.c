@@ -1240,11 +1240,12 @@ get_cast_entry(PlnExecState *estate,
 	else if (!entry->cast_cexpr->is_valid)
 	{
 		CachedExpression *old = entry->cast_cexpr;
+		bool		old_in_use = entry->cast_in_use;
 
 		set_cast_tree(entry, plan_cast(srctype, srctypmod,
 									   dsttype, dsttypmod));
 		/* (a state still running from the old tree keeps it) */
-		if (!entry->cast_in_use)
+		if (!old_in_use)
 			FreeCachedExpression(old);
 	}
 

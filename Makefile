@@ -28,6 +28,7 @@ OBJS = \
 	src/raise.o \
 	src/savepoint.o \
 	src/purity.o \
+	src/text_append.o \
 	src/snapshots.o \
 	src/conditions.o \
 	src/funcs.o \

@@ -364,5 +364,33 @@ END
 $$;
 SELECT sp_mem_in_call(20000);
 
+-- An append done in place (src/text_append.c) is as pure as what it
+-- appends: 10,000 blocks start no savepoint after the first run's
+-- planning, and an error in the appended part is caught without one and
+-- leaves the string as it was.
+CREATE FUNCTION sp_text_append(n int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    s text := '';
+    zero int := 0;
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            s := s || 'k' || (i % 10)::text;
+            IF i % 1000 = 0 THEN
+                s := s || 'lost' || (1 / zero)::text;
+            END IF;
+        EXCEPTION WHEN division_by_zero THEN
+            s := s || '!';
+        END;
+    END LOOP;
+    RETURN length(s) || ' ' || right(s, 8);
+END
+$$;
+SELECT * FROM sp_delta();
+SELECT sp_text_append(10000);
+SELECT * FROM sp_delta();
+SELECT sp_text_append(10000);
+SELECT * FROM sp_delta();
+
 -- the plan view wants a function run by plnimble
 SELECT * FROM plnimble_savepoint_plan('now()');

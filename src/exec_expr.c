@@ -456,9 +456,17 @@ choose_rw_param(PlnExpr *expr)
 	Param	   *rwparam;
 	ListCell   *lc;
 
+	expr->text_append = 0;
 	if (target < 0 || !bms_is_member(target, expr->paramnos))
 		return;
 	datum = func->datums[target];
+	if (datum->dtype == PLN_DTYPE_VAR &&
+		!((PlnVar *) datum)->datatype->typisarray)
+	{
+		/* "s := s || x": see text_append.c */
+		pln_choose_text_append(expr, (PlnVar *) datum);
+		return;
+	}
 	if (datum->dtype != PLN_DTYPE_VAR ||
 		!((PlnVar *) datum)->datatype->typisarray)
 		return;
@@ -1204,8 +1212,11 @@ param_compile(ParamListInfo params, Param *param, ExprState *state,
 			 estate->datums[dno - estate->ndatums]->dtype == PLN_DTYPE_VAR)
 	{
 		/* the reference choose_rw_param marked */
+		PlnVar	   *var = (PlnVar *) estate->datums[dno - estate->ndatums];
+
 		step.opcode = EEOP_PARAM_CALLBACK;
-		step.d.cparam.paramfunc = param_eval_rw_array_var;
+		step.d.cparam.paramfunc = var->datatype->typisarray ?
+			param_eval_rw_array_var : pln_param_eval_append_slot;
 		step.d.cparam.paramarg = NULL;
 		step.d.cparam.paramid = param->paramid;
 		step.d.cparam.paramtype = param->paramtype;

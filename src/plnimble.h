@@ -108,6 +108,10 @@ typedef struct PlnVar
 	Datum		value;
 	bool		isnull;
 	bool		freeval;
+	/* a text buffer with room to grow, valid while it is value (see
+	 * text_append.c); append_cap is its allocated size */
+	char	   *append_buf;
+	Size		append_cap;
 } PlnVar;
 
 typedef struct PlnRow
@@ -216,6 +220,8 @@ typedef struct PlnExpr
 	int			target_param;	/* dno assigned by an assignment, or -1 */
 	int			rw_param_dno;	/* 1 + dno of the variable the simple
 								 * expression may change in place, or 0 */
+	char		text_append;	/* 's' or 'c': the simple expression
+								 * appends to the target (text_append.c) */
 
 	/* simple-expression evaluation state, see exec_expr.c */
 	Expr	   *simple_expr;	/* NULL if not simple */
@@ -802,6 +808,8 @@ typedef struct PlnExecState
 	ParamListInfo paramLI;		/* gives SQL access to the datums */
 	PlnExpr    *cur_expr;		/* expression being prepared or run by SPI */
 	PlnExpr    *simple_expr_running;	/* simple expression being evaluated */
+	bool		text_append_hit;	/* the expression computed only what
+									 * to append (text_append.c) */
 	int			recursion_level;	/* calls of this function that were
 									 * running when this one started */
 
@@ -1201,6 +1209,13 @@ extern void pln_rec_set_tuple(PlnExecState *estate, PlnRec *rec,
 extern void pln_rec_expand_for_read(PlnRec *rec);
 extern char *convert_value_to_string(PlnExecState *estate, Datum value,
 									 Oid valtype);
+
+/* text_append.c: text variables that grow in place */
+extern void pln_choose_text_append(PlnExpr *expr, PlnVar *var);
+extern void pln_param_eval_append_slot(ExprState *state, struct ExprEvalStep *op,
+									   ExprContext *econtext);
+extern void pln_text_append_store(PlnExecState *estate, PlnVar *var,
+								  PlnExpr *expr, Datum tail, bool tailnull);
 
 /* raise.c */
 extern int	exec_stmt_raise(PlnExecState *estate, PlnStmtRaise *stmt);

@@ -72,4 +72,5 @@ src/conditions_table.h: scripts/gen-conditions.awk $(ERRCODES_TXT)
 
 src/conditions.o: src/conditions_table.h
 
-$(OBJS): src/plnimble.h
+$(OBJS): src/plnimble.h src/pln_tree.h src/pln_compile.h src/pln_exec.h \
+	src/pln_savepoint.h src/pln_handler.h

@@ -392,5 +392,41 @@ SELECT * FROM sp_delta();
 SELECT sp_text_append(10000);
 SELECT * FROM sp_delta();
 
+-- SELECT expr INTO variable with no FROM runs as an assignment: pure when
+-- its expression and conversion are, so after the first run's planning
+-- 10,000 blocks start no savepoint; one that calls a volatile function
+-- starts its block's savepoint every time.
+CREATE SEQUENCE sp_seq;
+CREATE FUNCTION sp_select_into(n int, impure boolean) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    x int := 0;
+    y bigint;
+    zero int := 0;
+    caught int := 0;
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            SELECT x + 1 INTO x;
+            IF impure THEN
+                SELECT nextval('sp_seq') INTO y;
+            END IF;
+            IF i % 1000 = 0 THEN
+                SELECT x / zero INTO x;
+            END IF;
+        EXCEPTION WHEN division_by_zero THEN
+            caught := caught + 1;
+        END;
+    END LOOP;
+    RETURN x || ' ' || caught || ' ' || FOUND;
+END
+$$;
+SELECT sp_select_into(10000, false);
+SELECT * FROM sp_delta();
+SELECT sp_select_into(10000, false);
+SELECT * FROM sp_delta();
+SELECT sp_select_into(100, true);
+SELECT * FROM sp_delta();
+SELECT * FROM plnimble_savepoint_plan('sp_select_into(int, boolean)');
+
 -- the plan view wants a function run by plnimble
 SELECT * FROM plnimble_savepoint_plan('now()');

@@ -300,11 +300,15 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	expr->simple_expr = NULL;
 	expr->purity = PLN_PURITY_UNKNOWN;
 
-	/* only plain expressions and assignments can be simple */
+	/*
+	 * Only plain expressions and assignments can be simple, and the query
+	 * of a SELECT ... INTO one variable (see exec_stmt_execsql)
+	 */
 	if (expr->parseMode != RAW_PARSE_PLPGSQL_EXPR &&
 		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN1 &&
 		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN2 &&
-		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN3)
+		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN3 &&
+		!(expr->parseMode == RAW_PARSE_DEFAULT && expr->select_into))
 		return;
 
 	plansources = SPI_plan_get_plan_sources(expr->plan);
@@ -316,6 +320,9 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 		return;
 	query = (Query *) linitial(plansource->query_list);
 	if (!query_is_bare_select(query))
+		return;
+	/* a statement may also say FOR UPDATE, which the SQL form checks */
+	if (query->rowMarks != NIL || query->utilityStmt != NULL)
 		return;
 
 	/* get the generic plan; planning happens in the statement context */
@@ -970,6 +977,8 @@ nested_expr_error_callback(void *arg)
 
 	if (expr->parseMode == RAW_PARSE_PLPGSQL_EXPR)
 		errcontext("SQL expression \"%s\"", expr->query);
+	else if (expr->parseMode == RAW_PARSE_DEFAULT)
+		errcontext("SQL statement \"%s\"", expr->query);	/* SELECT INTO */
 	else
 		errcontext("PL/pgSQL assignment \"%s\"", expr->query);
 }

@@ -30,6 +30,10 @@
 #include "plnimble.h"
 
 static char *format_expr_params(PlnExecState *estate, const PlnExpr *expr);
+static PlnVar *select_into_variable(PlnExecState *estate,
+									PlnStmtExecSql *stmt);
+static int	exec_select_into_simply(PlnExecState *estate,
+									PlnStmtExecSql *stmt);
 
 void
 exec_set_found(PlnExecState *estate, bool state)
@@ -272,7 +276,24 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 	int			rc;
 
 	if (expr->plan == NULL)
+	{
+		/*
+		 * SELECT expr INTO one variable may run as an assignment: then
+		 * its plan is checked for being simple as it is prepared (see
+		 * exec_select_into_simply).  If that planning fails, the error
+		 * is kept with the expression and the statement stays marked.
+		 */
+		if (select_into_variable(estate, stmt) != NULL)
+		{
+			expr->select_into = true;
+			stmt->simple_into = true;
+		}
 		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+		if (stmt->simple_into && expr->simple_expr == NULL)
+			stmt->simple_into = false;
+	}
+	if (stmt->simple_into)
+		return exec_select_into_simply(estate, stmt);
 
 	if (!stmt->mod_stmt_set)
 	{
@@ -329,6 +350,116 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 				 errmsg("query has no destination for result data"),
 				 (rc == SPI_OK_SELECT) ? errhint("If you want to discard the results of a SELECT, use PERFORM instead.") : 0));
 
+	return PLN_RC_OK;
+}
+
+/*
+ * The variable of "SELECT ... INTO [STRICT] variable" when the statement
+ * is one a simple expression could be (the plan decides the rest, see
+ * exec_simple_check_plan), else NULL.  Only a single plain variable of an
+ * INTO list qualifies: records, rows and fields keep the SQL form.  (The
+ * statement OPEN makes up to set a cursor's arguments has an expression
+ * list for its query, and keeps it too.)
+ */
+static PlnVar *
+select_into_variable(PlnExecState *estate, PlnStmtExecSql *stmt)
+{
+	PlnRow	   *row;
+	PlnDatum   *var;
+
+	if (!stmt->into || stmt->is_call || stmt->target == NULL ||
+		stmt->target->dtype != PLN_DTYPE_ROW ||
+		stmt->sqlstmt->parseMode != RAW_PARSE_DEFAULT)
+		return NULL;
+	row = (PlnRow *) estate->datums[stmt->target->dno];
+	if (row->rowtupdesc != NULL || row->nfields != 1)
+		return NULL;
+	var = estate->datums[row->varnos[0]];
+	if (var->dtype != PLN_DTYPE_VAR)
+		return NULL;
+	return (PlnVar *) var;
+}
+
+/* what select_into_error_callback needs */
+typedef struct SelectIntoErrorArg
+{
+	PlnExecState *estate;
+	PlnExpr    *expr;
+} SelectIntoErrorArg;
+
+/*
+ * The CONTEXT line SPI adds to an error of the SQL form, for an error
+ * raised while the expression runs on the simple path.  (Planning goes
+ * through SPI, which adds it itself, and so does a recursion level's
+ * evaluation: see nested_expr_error_callback.)  A syntax error position
+ * becomes a position in the statement, as SPI makes it.
+ */
+static void
+select_into_error_callback(void *arg)
+{
+	SelectIntoErrorArg *cb = (SelectIntoErrorArg *) arg;
+	int			position;
+
+	if (cb->estate->simple_expr_running != cb->expr ||
+		pln_error_context_unseen(cb->estate, geterrcode()))
+		return;
+	position = geterrposition();
+	if (position > 0)
+	{
+		errposition(0);
+		internalerrposition(position);
+		internalerrquery(cb->expr->query);
+	}
+	else
+		errcontext("SQL statement \"%s\"", cb->expr->query);
+}
+
+/*
+ * Run "SELECT expr INTO [STRICT] variable", whose query has no FROM and
+ * nothing else that makes it more than one evaluation, as an assignment
+ * (the statement may then also run in a handler block without a
+ * savepoint, see pln_stmt_may_run_lazily).  What the SQL form shows stays
+ * the same: the query yields exactly one row, so STRICT is satisfied,
+ * FOUND becomes true and ROW_COUNT 1 once the query has run; the value is
+ * stored with the conversion rules of INTO, which are those of an
+ * assignment; errors raised by the query carry its "SQL statement" line.
+ * When the plan is not simple (any more), the expression is run as a
+ * query through SPI, as any expression would be.
+ */
+static int
+exec_select_into_simply(PlnExecState *estate, PlnStmtExecSql *stmt)
+{
+	PlnExpr    *expr = stmt->sqlstmt;
+	PlnVar	   *var = select_into_variable(estate, stmt);
+	ErrorContextCallback errcallback;
+	SelectIntoErrorArg cbarg;
+	Datum		value;
+	bool		isnull;
+	Oid			valtype;
+	int32		valtypmod;
+	bool		done = false;
+
+	if (likely(expr->simple_expr != NULL && expr->plan_error == NULL))
+	{
+		cbarg.estate = estate;
+		cbarg.expr = expr;
+		errcallback.callback = select_into_error_callback;
+		errcallback.arg = &cbarg;
+		errcallback.previous = error_context_stack;
+		error_context_stack = &errcallback;
+		done = exec_eval_simple_expr(estate, expr, &value, &isnull,
+									 &valtype, &valtypmod);
+		error_context_stack = errcallback.previous;
+	}
+	if (!done)
+		value = exec_eval_expr_general(estate, expr, &isnull,
+									   &valtype, &valtypmod);
+
+	exec_set_found(estate, true);
+	estate->eval_processed = 1;
+	exec_assign_value(estate, (PlnDatum *) var, value, isnull,
+					  valtype, valtypmod);
+	exec_eval_cleanup(estate);
 	return PLN_RC_OK;
 }
 

@@ -282,6 +282,21 @@ stmt_own_impurity(SavepointPlan *sp, PlnStmt *stmt)
 			}
 
 		case PLN_STMT_EXECSQL:
+			{
+				PlnStmtExecSql *execsql = (PlnStmtExecSql *) stmt;
+
+				/* SELECT expr INTO variable, once run (exec_sql.c) */
+				if (execsql->simple_into)
+				{
+					PlnRow	   *row = (PlnRow *) execsql->target;
+					PlnVar	   *var = (PlnVar *) sp->estate->datums[row->varnos[0]];
+
+					return expr_impurity(sp, execsql->sqlstmt,
+										 var->datatype->typoid,
+										 var->datatype->atttypmod);
+				}
+				return pstrdup("runs SQL");
+			}
 		case PLN_STMT_PERFORM:
 		case PLN_STMT_FORS:
 		case PLN_STMT_DYNEXECUTE:

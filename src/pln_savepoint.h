@@ -67,8 +67,9 @@ extern bool pln_error_context_unseen(PlnExecState *estate, int sqlerrcode);
  * Statements that may start running inside a handler block that has no
  * subtransaction yet.  They only compute; whatever impure work their
  * expressions, casts or targets need starts the savepoint on the way
- * (pln_need_savepoint).  Every other statement (SQL, and anything added
- * later) starts it before running.
+ * (pln_need_savepoint).  A SELECT expr INTO variable that runs as an
+ * assignment (exec_stmt_execsql) is one of them.  Every other statement
+ * (SQL, and anything added later) starts it before running.
  */
 static inline bool
 pln_stmt_may_run_lazily(PlnStmt *stmt)
@@ -87,6 +88,9 @@ pln_stmt_may_run_lazily(PlnStmt *stmt)
 		case PLN_STMT_RAISE:
 		case PLN_STMT_ASSERT:
 			return true;
+		case PLN_STMT_EXECSQL:
+			/* evaluated like an assignment, see exec_stmt_execsql */
+			return ((PlnStmtExecSql *) stmt)->simple_into;
 		default:
 			return false;
 	}

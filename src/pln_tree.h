@@ -207,6 +207,9 @@ typedef struct PlnExpr
 								 * expression may change in place, or 0 */
 	char		text_append;	/* 's' or 'c': the simple expression
 								 * appends to the target (text_append.c) */
+	bool		select_into;	/* the query of a SELECT ... INTO one
+								 * variable, which may be simple too
+								 * (exec_sql.c) */
 
 	/* simple-expression evaluation state, see exec_expr.c */
 	Expr	   *simple_expr;	/* NULL if not simple */
@@ -499,6 +502,8 @@ typedef struct PlnStmtExecSql
 	bool		is_do;			/* DO, for the CONTEXT line */
 	bool		call_target_set;	/* call_target worked out yet? */
 	struct PlnRow *call_target; /* variables of CALL's output arguments */
+	bool		simple_into;	/* SELECT expr INTO variable, run as an
+								 * assignment (exec_sql.c) */
 } PlnStmtExecSql;
 
 typedef struct PlnStmtPerform

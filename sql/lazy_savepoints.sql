@@ -428,5 +428,29 @@ SELECT sp_select_into(100, true);
 SELECT * FROM sp_delta();
 SELECT * FROM plnimble_savepoint_plan('sp_select_into(int, boolean)');
 
+-- x := 'abc' into an integer fails as the literal is parsed; the error is
+-- kept and raised again without parsing, so after the first failure in a
+-- transaction 10,000 blocks start no savepoint and catch it cheaply.
+CREATE FUNCTION sp_bad_literal(n int) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+    x int := 0;
+    caught int := 0;
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            x := '42';
+            x := 'abc';
+        EXCEPTION WHEN invalid_text_representation THEN
+            caught := caught + 1;
+        END;
+    END LOOP;
+    RETURN x + caught;
+END
+$$;
+SELECT sp_bad_literal(10000);
+SELECT * FROM sp_delta();
+SELECT sp_bad_literal(10000);
+SELECT * FROM sp_delta();
+
 -- the plan view wants a function run by plnimble
 SELECT * FROM plnimble_savepoint_plan('now()');

@@ -81,7 +81,8 @@ static EcontextStackEntry *econtext_free = NULL;
 uint64		pln_transaction_count = 0;
 
 static void exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr);
-static void remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource);
+static void remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource,
+								bool at_parse);
 static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
 static bool exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 										 Datum *result, bool *isNull,
@@ -114,9 +115,13 @@ exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
 	SPIPlanPtr	plan;
 	SPIPrepareOptions options;
 	MemoryContext oldcontext;
+	bool		literal;
 
 	/* parsing and planning read the catalogs */
 	pln_need_savepoint(estate);
+
+	/* x := 'abc' fails as it is parsed: see "Planning errors" below */
+	literal = pln_assigns_literal_purely(expr);
 
 	estate->cur_expr = expr;
 	memset(&options, 0, sizeof(options));
@@ -124,7 +129,17 @@ exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
 	options.parserSetupArg = (void *) expr;
 	options.parseMode = expr->parseMode;
 	options.cursorOptions = cursorOptions;
-	plan = SPI_prepare_extended(expr->query, &options);
+	PG_TRY();
+	{
+		plan = SPI_prepare_extended(expr->query, &options);
+	}
+	PG_CATCH();
+	{
+		if (literal)
+			remember_plan_error(expr, NULL, true);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare_extended failed for \"%s\": %s",
 			 expr->query, SPI_result_code_string(SPI_result));
@@ -153,6 +168,13 @@ exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
  * query still valid and the same search path.  Data errors from folding
  * come from immutable functions applied to constants, so they depend on
  * nothing else.
+ *
+ * Parsing fails the same way for x := 'abc' into an integer variable:
+ * the parser converts the literal with the type's input function.  When
+ * the assignment is just such a literal and the type's input function is
+ * on purity.c's list (pln_assigns_literal_purely), the error depends on
+ * nothing but the text and the type, and it is kept too, with its
+ * position in the statement, for the rest of the transaction.
  * ----------
  */
 
@@ -174,7 +196,8 @@ forget_plan_error(PlnExpr *expr)
  * when it is raised again.
  */
 static void
-remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource)
+remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource,
+					bool at_parse)
 {
 	MemoryContext oldcontext;
 	ErrorData  *edata;
@@ -188,7 +211,7 @@ remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource)
 	oldcontext = MemoryContextSwitchTo(expr->plan_error_cxt);
 	edata = CopyErrorData();
 	if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_DATA_EXCEPTION ||
-		edata->cursorpos > 0 || edata->internalpos > 0)
+		(!at_parse && (edata->cursorpos > 0 || edata->internalpos > 0)))
 	{
 		MemoryContextSwitchTo(oldcontext);
 		forget_plan_error(expr);
@@ -228,8 +251,9 @@ raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
 	ErrorData  *edata = expr->plan_error;
 
 	if (expr->plan_error_lxid == MyProc->lxid &&
-		expr->plan_error_source->is_valid &&
-		OverrideSearchPathMatchesCurrent(expr->plan_error_source->search_path))
+		(expr->plan_error_source == NULL ||	/* a literal, at parse */
+		 (expr->plan_error_source->is_valid &&
+		  OverrideSearchPathMatchesCurrent(expr->plan_error_source->search_path))))
 	{
 		ErrorContextCallback inner;
 
@@ -248,6 +272,12 @@ raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
 				errdetail_internal("%s", edata->detail);
 			if (edata->hint)
 				errhint("%s", edata->hint);
+			if (edata->cursorpos > 0)
+				errposition(edata->cursorpos);
+			if (edata->internalpos > 0)
+				internalerrposition(edata->internalpos);
+			if (edata->internalquery)
+				internalerrquery(edata->internalquery);
 			errfinish(edata->filename, edata->lineno, edata->funcname);
 		}
 		pg_unreachable();
@@ -333,7 +363,7 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	}
 	PG_CATCH();
 	{
-		remember_plan_error(expr, plansource);
+		remember_plan_error(expr, plansource, false);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
@@ -553,7 +583,12 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
 	TupleDesc	desc;
 
 	if (expr->plan == NULL)
+	{
+		/* a literal that failed to convert (returns if stale) */
+		if (unlikely(expr->plan_error != NULL))
+			raise_plan_error_again(estate, expr);
 		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+	}
 	else if (unlikely(expr->plan_error != NULL))
 	{
 		raise_plan_error_again(estate, expr);

@@ -201,6 +201,7 @@ extern bool pln_expr_tree_is_pure(Node *node, PlnFunction *func);
 extern bool pln_expr_tree_calls_only_pure(Node *node, PlnFunction *func);
 extern void pln_expr_analyse_purity(PlnExpr *expr);
 extern Oid	pln_pure_output_function(Oid typid);
+extern bool pln_assigns_literal_purely(PlnExpr *expr);
 extern char *pln_describe_impurity(Node *node, PlnFunction *func);
 
 /* explain.c */

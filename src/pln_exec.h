@@ -318,6 +318,8 @@ extern void assign_text_var(PlnExecState *estate, PlnVar *var,
 							const char *str);
 extern void exec_init_datum(PlnExecState *estate, PlnDatum *datum);
 extern void pln_rec_set_null(PlnExecState *estate, PlnRec *rec);
+extern void pln_rec_assign_null(PlnExecState *estate, PlnRec *rec);
+extern void pln_check_assignable(PlnExecState *estate, int dno);
 extern TupleDesc pln_composite_as_tuple(Datum value, HeapTupleData *tuple);
 extern void pln_rec_set_empty(PlnExecState *estate, PlnRec *rec,
 							  TupleDesc tupdesc);

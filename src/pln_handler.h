@@ -37,12 +37,16 @@ extern PlnFunction *pln_compile_for_validation(Oid funcoid, Oid rettype);
 
 /*
  * What the server looks up in the library by name: with the two functions
- * of pln_savepoint.h marked PGDLLEXPORT, the only symbols it exports (the
- * Makefile builds with hidden visibility).
+ * of pln_savepoint.h and plnimble_version below marked PGDLLEXPORT, the
+ * only symbols it exports (the Makefile builds with hidden visibility).
  */
 extern PGDLLEXPORT void _PG_init(void);
 extern PGDLLEXPORT Datum plnimble_call_handler(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum plnimble_inline_handler(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum plnimble_validator(PG_FUNCTION_ARGS);
+
+/* version.c */
+extern PGDLLEXPORT Datum plnimble_version(PG_FUNCTION_ARGS);
+extern void pln_check_sql_version(void);
 
 #endif							/* PLN_HANDLER_H */

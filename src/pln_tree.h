@@ -105,9 +105,10 @@ typedef struct PlnVar
 	bool		isnull;
 	bool		freeval;
 	/* a text buffer with room to grow, valid while it is value (see
-	 * text_append.c); append_cap is its allocated size */
+	 * text_append.c); append_cap is its allocated size (at most
+	 * MaxAllocSize, and kept in what would be padding) */
+	uint32		append_cap;
 	char	   *append_buf;
-	Size		append_cap;
 } PlnVar;
 
 typedef struct PlnRow

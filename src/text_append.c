@@ -244,13 +244,13 @@ pln_text_append_store(PlnExecState *estate, PlnVar *var, PlnExpr *expr,
 		need = VARHDRSZ + oldlen + taillen;
 		if (need > var->append_cap)
 		{
-			Size		newcap = Max(need, Min(2 * var->append_cap,
+			Size		newcap = Max(need, Min(2 * (Size) var->append_cap,
 											   MaxAllocSize));
 
 			/* too long a string fails as || would: the request is too big */
 			buf = repalloc(var->append_buf, newcap);
 			var->append_buf = buf;
-			var->append_cap = newcap;
+			var->append_cap = (uint32) newcap;
 			var->value = PointerGetDatum(buf);
 		}
 		buf = var->append_buf;
@@ -280,7 +280,7 @@ pln_text_append_store(PlnExecState *estate, PlnVar *var, PlnExpr *expr,
 		/* the old value may be the source: replace it only now */
 		assign_simple_var(estate, var, PointerGetDatum(buf), false, true);
 		var->append_buf = buf;
-		var->append_cap = cap;
+		var->append_cap = (uint32) cap;
 	}
 
 	memcpy(buf + VARHDRSZ + oldlen, VARDATA_ANY(tailv), taillen);

@@ -18,13 +18,13 @@
 -- @param   N 100000
 -- @param   F 10000
 -- @param   M 1000000
--- @case    text_append            | >=50 | n=@N@ | SELECT text_append_@LANG@(1, @N@)
--- @case    text_append_flat_small | info | n=@M@ | SELECT text_append_@LANG@(@M@ / @F@, @F@)
--- @case    text_append_flat_large | info | n=@M@ | SELECT text_append_@LANG@(1, @M@)
+-- @case    text_append            | >=50 | n=@N@ | SELECT text_append_@LANG@(1, @N@, false)
+-- @case    text_append_flat_small | info | n=@M@ | SELECT text_append_@LANG@(@M@ / @F@, @F@, false)
+-- @case    text_append_flat_large | info | n=@M@ | SELECT text_append_@LANG@(1, @M@, true)
 -- @derived per-append cost, @M@ appends / @F@ appends, plnimble | text_append_flat_large.plnimble / text_append_flat_small.plnimble | <=1.5
 
 -- @@functions
-CREATE FUNCTION text_append_@LANG@(strings int, n int) RETURNS text LANGUAGE @LANG@ AS $$
+CREATE FUNCTION text_append_@LANG@(strings int, n int, agg_on_plpgsql boolean) RETURNS text LANGUAGE @LANG@ AS $$
 DECLARE
   s text;
   total bigint := 0;
@@ -32,7 +32,7 @@ DECLARE
 BEGIN
   FOR j IN 1..strings LOOP
     s := '';
-    IF '@LANG@' = 'plpgsql' AND n > 100000 THEN
+    IF '@LANG@' = 'plpgsql' AND agg_on_plpgsql THEN
       -- (see the header) the same string, built without appending
       SELECT string_agg('k' || i::text || ',', '' ORDER BY i) INTO s
         FROM generate_series(1, n) i;

@@ -210,7 +210,7 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 				PlnRow	   *row = (PlnRow *) target;
 
 				/* rows and records go through the type cache */
-				pln_expr_need_savepoint(estate);
+				pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 
 				if (isNull)
 				{
@@ -237,7 +237,7 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 			{
 				PlnRec	   *rec = (PlnRec *) target;
 
-				pln_expr_need_savepoint(estate);
+				pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 				if (isNull)
 				{
 					if (rec->notnull)
@@ -274,11 +274,11 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 				 * only to check a domain over the row type (a cast to the
 				 * field's type takes care of itself).
 				 */
-				pln_expr_need_savepoint_to_read(estate);
+				pln_allow_impure(estate, PLN_IMPURE_READS);
 				if (rec->erh == NULL)
 					rec_instantiate(estate, rec);
 				if (ExpandedRecordIsDomain(rec->erh))
-					pln_expr_need_savepoint(estate);
+					pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 				recfield_lookup(estate, recfield, rec);
 
 				newvalue = exec_cast_value(estate, value, &isNull,
@@ -408,7 +408,7 @@ exec_init_datum(PlnExecState *estate, PlnDatum *datum)
 				PlnRec	   *rec = (PlnRec *) datum;
 
 				/* records are not reviewed for pure use */
-				pln_expr_need_savepoint(estate);
+				pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 				if (rec->default_val == NULL)
 					pln_rec_assign_null(estate, rec);
 				else
@@ -495,7 +495,7 @@ pln_exec_datum_value(PlnExecState *estate, PlnDatum *datum,
 
 				if (row->rowtupdesc == NULL)
 					elog(ERROR, "row variable has no row type");
-				pln_expr_need_savepoint(estate);
+				pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 				oldcontext = MemoryContextSwitchTo(estate->datum_context);
 				tup = pln_row_to_tuple(estate, row, row->rowtupdesc);
 				if (tup == NULL)
@@ -514,7 +514,7 @@ pln_exec_datum_value(PlnExecState *estate, PlnDatum *datum,
 				PlnRec	   *rec = (PlnRec *) estate->datums[recfield->recparentno];
 
 				/* finding the field may read the catalogs */
-				pln_expr_need_savepoint(estate);
+				pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 				if (rec->erh == NULL)
 					rec_instantiate(estate, rec);
 				recfield_lookup(estate, recfield, rec);
@@ -1163,7 +1163,7 @@ get_cast_entry(PlnExecState *estate,
 		(entry->cast_expr == NULL || entry->cast_exprstate_is_kept))
 		return entry;
 
-	pln_expr_need_savepoint(estate);
+	pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 
 	if (entry == NULL)
 	{
@@ -1249,7 +1249,7 @@ convert_value_to_string(PlnExecState *estate, Datum value, Oid valtype)
 	typoutput = pln_pure_output_function(valtype);
 	if (!OidIsValid(typoutput))
 	{
-		pln_expr_need_savepoint(estate);
+		pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 		getTypeOutputInfo(valtype, &typoutput, &typIsVarlena);
 	}
 

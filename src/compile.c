@@ -645,6 +645,10 @@ finish_compile(PlnFunction *function)
 	memcpy(function->datums, datums_array, sizeof(PlnDatum *) * datums_count);
 	function->nstatements = stmt_counter;
 	function->use_count = 0;
+
+	/* #option dump */
+	if (pln_DumpExecTree)
+		pln_dump_function(function);
 }
 
 /*

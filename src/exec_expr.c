@@ -118,7 +118,7 @@ exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
 	bool		literal;
 
 	/* parsing and planning read the catalogs */
-	pln_need_savepoint(estate);
+	pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
 
 	/* x := 'abc' fails as it is parsed: see "Planning errors" below */
 	literal = pln_assigns_literal_purely(expr);
@@ -593,7 +593,7 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
 	{
 		raise_plan_error_again(estate, expr);
 		/* it was stale: planning again would need a savepoint */
-		pln_need_savepoint(estate);
+		pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
 		exec_simple_check_plan(estate, expr);
 	}
 
@@ -607,7 +607,7 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
 	 * yield one column; no row means NULL, and a second row (hence the
 	 * limit of two) is an error.
 	 */
-	pln_need_savepoint(estate);
+	pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
 	rc = exec_run_select(estate, expr, 2, NULL);
 	if (rc != SPI_OK_SELECT)
 		ereport(ERROR,
@@ -656,12 +656,13 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
  * reads no catalogs, takes no locks (so processes no invalidation
  * messages), runs no SQL and calls nothing that could change a setting.
  * So a check needs repeating only after something else has run.  The
- * counter pln_validity_epoch is bumped around everything that may run
- * other code: before and after any impure statement (exec_stmt), before
- * any impure expression (pln_need_savepoint), after each batch of rows a
- * FOR loop fetches (the query runs meanwhile), when an error is caught
- * (restore_call_state), and on entering and leaving a call of the
- * handlers.  A plan checked in the current epoch is still valid.
+ * counter pln_validity_epoch is bumped (pln_forget_plan_checks) around
+ * everything that may run other code: before and after any impure
+ * statement (exec_stmt), before any impure expression (pln_allow_impure),
+ * after each batch of rows a FOR loop fetches (the query runs meanwhile),
+ * when an error is caught (restore_call_state), and on entering and
+ * leaving a call of the handlers.  A plan checked in the current epoch is
+ * still valid.
  *
  * Invalidation messages from other sessions arrive only when a lock is
  * taken; the server counts them, and that count is compared too.  This
@@ -942,7 +943,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 		 */
 		if (expr->simple_calls_only_pure)
 		{
-			pln_expr_need_savepoint_to_read(estate);
+			pln_allow_impure(estate, PLN_IMPURE_READS);
 			if (expr->simple_plan_lxid != curlxid ||
 				!simple_plan_known_valid(expr))
 			{
@@ -952,13 +953,13 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 					return false;
 				/* planning again may have run other code */
 				if (expr->simple_plan != checked_plan)
-					pln_validity_epoch++;
+					pln_forget_plan_checks();
 				simple_plan_checked(expr);
 			}
 		}
 		else
 		{
-			pln_expr_need_savepoint(estate);
+			pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 			if (!simple_expr_revalidate(estate, expr, curlxid))
 				return false;
 		}
@@ -985,7 +986,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 		if (typeid == expr->simple_type)
 			return true;
 		/* a record changed shape: let the executor check it */
-		pln_expr_need_savepoint(estate);
+		pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 		pure = false;
 	}
 
@@ -1048,7 +1049,7 @@ exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 		expr->simple_plan_lxid != curlxid)
 		return false;
 
-	pln_expr_need_savepoint(estate);
+	pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 	if (!CachedPlanIsSimplyValid(expr->simple_plansource, expr->simple_plan,
 								 NULL))
 		return false;
@@ -1122,7 +1123,7 @@ exec_run_select(PlnExecState *estate, PlnExpr *expr, long maxtuples,
 {
 	int			rc;
 
-	pln_need_savepoint(estate);
+	pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
 
 	if (expr->plan == NULL)
 		exec_prepare_plan(estate, expr,

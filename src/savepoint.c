@@ -10,7 +10,7 @@
  *
  * Entering a block pushes a frame (on the C stack) that has no
  * subtransaction yet.  Anything that is not known to be pure calls
- * pln_need_savepoint() first; if the innermost frame has no
+ * pln_allow_impure() first; if the innermost frame has no
  * subtransaction, pln_materialize_savepoints() starts one for every frame
  * of the call that lacks one, outermost first, so that subtransactions
  * nest exactly like the blocks.
@@ -147,7 +147,19 @@ stmts_may_show_error_context(List *stmts)
 			case PLN_STMT_EXECSQL:
 			case PLN_STMT_PERFORM:
 				break;
-			default:
+			case PLN_STMT_GETDIAG:
+			case PLN_STMT_DYNEXECUTE:
+			case PLN_STMT_DYNFORS:
+			case PLN_STMT_OPEN:
+			case PLN_STMT_FETCH:
+			case PLN_STMT_CLOSE:
+			case PLN_STMT_FORC:
+			case PLN_STMT_RETURN_NEXT:
+			case PLN_STMT_RETURN_QUERY:
+			case PLN_STMT_FOREACH_A:
+			case PLN_STMT_COMMIT:
+			case PLN_STMT_ROLLBACK:
+				/* not reviewed */
 				return true;
 		}
 		foreach(b, pln_stmt_nested_bodies(stmt))
@@ -355,7 +367,7 @@ materialize_frame(PlnExecState *estate, PlnSavepointFrame *frame)
 
 /*
  * Give every frame of the call a subtransaction, outermost first.  Called
- * (through pln_need_savepoint) right before the first thing that is not
+ * (through pln_allow_impure) right before the first thing that is not
  * pure.
  */
 void
@@ -379,7 +391,7 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 {
 	MemoryContextSwitchTo(frame->entry_context);
 	/* the error may have come from anywhere: check plans again */
-	pln_validity_epoch++;
+	pln_forget_plan_checks();
 	if (estate->simple_expr_running)
 	{
 		PlnExpr    *expr = estate->simple_expr_running;
@@ -550,7 +562,7 @@ first_expression(PlnStmtBlock *block)
  * before anything runs.
  *
  * Only impure work can change the search path (a SET, a role change,
- * catalog invalidations), and all impure work passes pln_need_savepoint(),
+ * catalog invalidations), and all impure work passes pln_allow_impure(),
  * which clears search_path_checked; so once checked it stays good until
  * then.  The flag is only ever set here, and only while lazy savepoints
  * are on, so the hot path tests that one flag: the setting, too, can only

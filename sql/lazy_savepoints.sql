@@ -392,8 +392,8 @@ SELECT * FROM sp_delta();
 SELECT sp_text_append(10000);
 SELECT * FROM sp_delta();
 
--- SELECT expr INTO variable with no FROM runs as an assignment: pure when
--- its expression and conversion are, so after the first run's planning
+-- SELECT exprs INTO variables with no FROM runs as assignments: pure when
+-- its expressions and conversions are, so after the first run's planning
 -- 10,000 blocks start no savepoint; one that calls a volatile function
 -- starts its block's savepoint every time.
 CREATE SEQUENCE sp_seq;
@@ -401,12 +401,14 @@ CREATE FUNCTION sp_select_into(n int, impure boolean) RETURNS text LANGUAGE plpg
 DECLARE
     x int := 0;
     y bigint;
+    z int;
     zero int := 0;
     caught int := 0;
 BEGIN
     FOR i IN 1..n LOOP
         BEGIN
             SELECT x + 1 INTO x;
+            SELECT x, x * 2 INTO x, z;
             IF impure THEN
                 SELECT nextval('sp_seq') INTO y;
             END IF;
@@ -417,7 +419,7 @@ BEGIN
             caught := caught + 1;
         END;
     END LOOP;
-    RETURN x || ' ' || caught || ' ' || FOUND;
+    RETURN x || ' ' || z || ' ' || caught || ' ' || FOUND;
 END
 $$;
 SELECT sp_select_into(10000, false);

@@ -264,3 +264,58 @@ BEGIN
     RAISE NOTICE 'do: % %', x, FOUND;
 END
 $$;
+
+-- several columns INTO several variables: computed in order, all before
+-- any is stored, then stored in order
+CREATE FUNCTION si_multi(n integer) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    a integer := 0;
+    b text := '';
+    c numeric := 1;
+    nn integer NOT NULL := 0;
+    zero integer := 0;
+    rc bigint;
+BEGIN
+    FOR i IN 1..n LOOP
+        SELECT a + i, b || i::text, c * 2 INTO a, b, c;
+    END LOOP;
+    GET DIAGNOSTICS rc = ROW_COUNT;
+    RETURN NEXT concat_ws(' ', a, b, c, FOUND, rc);
+    SELECT b, a INTO a, b;
+    RETURN NEXT concat_ws(' ', a, b);
+    SELECT a * 2, a * 3 INTO STRICT a, nn;
+    RETURN NEXT concat_ws(' ', a, nn);
+    BEGIN
+        SELECT 1, 1 / zero INTO a, nn;
+    EXCEPTION WHEN division_by_zero THEN
+        RETURN NEXT 'division: ' || concat_ws(' ', a, nn);
+    END;
+    BEGIN
+        SELECT 5, NULL INTO a, nn;
+    EXCEPTION WHEN null_value_not_allowed THEN
+        RETURN NEXT 'not null: ' || concat_ws(' ', a, nn);
+    END;
+    BEGIN
+        SELECT 'abc', 7 INTO a, nn;
+    EXCEPTION WHEN invalid_text_representation THEN
+        RETURN NEXT 'cast: ' || concat_ws(' ', a, nn);
+    END;
+    SELECT 'x' || a, nextval('si_seq') INTO b, a;
+    RETURN NEXT concat_ws(' ', a, b);
+    SELECT 1, 2 INTO a;
+    RETURN NEXT 'fewer targets: ' || a;
+END
+$$;
+CREATE SEQUENCE si_seq;
+SELECT * FROM si_multi(5);
+
+CREATE FUNCTION si_multi_error(zero integer) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+    a integer;
+    b integer;
+BEGIN
+    SELECT 1, 10 / zero INTO a, b;
+END
+$$;
+SELECT si_multi_error(0);
+SELECT si_multi_error(0);

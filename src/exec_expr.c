@@ -289,14 +289,14 @@ raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
 /*
  * Is the query "SELECT expr" and nothing more: no tables, no clauses, no
  * sub-selects, aggregates, window functions or set-returning functions,
- * and exactly one result column?
+ * and exactly ncols result columns (one, but for SELECT ... INTO)?
  */
 static bool
-query_is_bare_select(Query *query)
+query_is_bare_select(Query *query, int ncols)
 {
 	if (!IsA(query, Query) || query->commandType != CMD_SELECT)
 		return false;
-	if (list_length(query->targetList) != 1)
+	if (list_length(query->targetList) != ncols)
 		return false;
 
 	/* nothing to read from, nothing to filter, group, sort or limit */
@@ -338,7 +338,7 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN1 &&
 		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN2 &&
 		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN3 &&
-		!(expr->parseMode == RAW_PARSE_DEFAULT && expr->select_into))
+		!(expr->parseMode == RAW_PARSE_DEFAULT && expr->select_column > 0))
 		return;
 
 	plansources = SPI_plan_get_plan_sources(expr->plan);
@@ -349,7 +349,7 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	if (list_length(plansource->query_list) != 1)
 		return;
 	query = (Query *) linitial(plansource->query_list);
-	if (!query_is_bare_select(query))
+	if (!query_is_bare_select(query, Max(expr->select_ncols, 1)))
 		return;
 	/* a statement may also say FOR UPDATE, which the SQL form checks */
 	if (query->rowMarks != NIL || query->utilityStmt != NULL)
@@ -424,12 +424,15 @@ exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan)
 		return;
 	}
 
-	if (list_length(plan->targetlist) != 1)
+	if (list_length(plan->targetlist) != Max(expr->select_ncols, 1))
 	{
 		expr->simple_expr = NULL;
 		return;
 	}
-	tle_expr = castNode(TargetEntry, linitial(plan->targetlist))->expr;
+	/* (a SELECT ... INTO several variables: one column, see exec_sql.c) */
+	tle_expr = castNode(TargetEntry,
+						list_nth(plan->targetlist,
+								 Max(expr->select_column, 1) - 1))->expr;
 
 	expr->simple_expr = tle_expr;
 	expr->simple_type = exprType((Node *) tle_expr);

@@ -21,6 +21,7 @@
 #include "mb/stringinfo_mb.h"
 #include "tcop/cmdtag.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/memutils.h"
 #include "utils/portal.h"
 #include "utils/syscache.h"
@@ -30,9 +31,10 @@
 #include "plnimble.h"
 
 static char *format_expr_params(PlnExecState *estate, const PlnExpr *expr);
-static PlnVar *select_into_variable(PlnExecState *estate,
-									PlnStmtExecSql *stmt);
-static int	exec_select_into_simply(PlnExecState *estate,
+static int	select_into_width(PlnExecState *estate, PlnStmtExecSql *stmt);
+static void prepare_select_into(PlnExecState *estate, PlnStmtExecSql *stmt,
+								int ncols);
+static bool exec_select_into_simply(PlnExecState *estate,
 									PlnStmtExecSql *stmt);
 
 void
@@ -265,25 +267,25 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 	long		maxrows;
 	int			rc;
 
-	if (expr->plan == NULL)
+	if (expr->plan == NULL && !stmt->simple_into)
 	{
-		/*
-		 * SELECT expr INTO one variable may run as an assignment: then
-		 * its plan is checked for being simple as it is prepared (see
-		 * exec_select_into_simply).  If that planning fails, the error
-		 * is kept with the expression and the statement stays marked.
-		 */
-		if (select_into_variable(estate, stmt) != NULL)
-		{
-			expr->select_into = true;
-			stmt->simple_into = true;
-		}
-		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
-		if (stmt->simple_into && expr->simple_expr == NULL)
-			stmt->simple_into = false;
+		int			ncols = select_into_width(estate, stmt);
+
+		/* SELECT exprs INTO variables may run as assignments */
+		if (ncols > 0)
+			prepare_select_into(estate, stmt, ncols);
+		else
+			exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
 	}
 	if (stmt->simple_into)
-		return exec_select_into_simply(estate, stmt);
+	{
+		if (exec_select_into_simply(estate, stmt))
+			return PLN_RC_OK;
+		/* the SQL form after all, and the statement started lazily */
+		pln_allow_impure(estate, PLN_IMPURE_STATEMENT);
+		if (expr->plan == NULL)
+			exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+	}
 
 	if (!stmt->mod_stmt_set)
 	{
@@ -355,30 +357,91 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 }
 
 /*
- * The variable of "SELECT ... INTO [STRICT] variable" when the statement
- * is one a simple expression could be (the plan decides the rest, see
- * exec_simple_check_plan), else NULL.  Only a single plain variable of an
- * INTO list qualifies: records, rows and fields keep the SQL form.  (The
- * statement OPEN makes up to set a cursor's arguments has an expression
- * list for its query, and keeps it too.)
+ * The number of variables of "SELECT ... INTO [STRICT] variables" when
+ * the statement is one whose columns simple expressions could compute
+ * (the plan decides the rest, see exec_simple_check_plan), else 0.  Only
+ * an INTO list of plain variables qualifies: records, rows and fields
+ * keep the SQL form.  (The statement OPEN makes up to set a cursor's
+ * arguments has an expression list for its query, and keeps it too.)
  */
-static PlnVar *
-select_into_variable(PlnExecState *estate, PlnStmtExecSql *stmt)
+static int
+select_into_width(PlnExecState *estate, PlnStmtExecSql *stmt)
 {
 	PlnRow	   *row;
-	PlnDatum   *var;
+	int			i;
 
 	if (!stmt->into || stmt->is_call || stmt->target == NULL ||
 		stmt->target->dtype != PLN_DTYPE_ROW ||
 		stmt->sqlstmt->parseMode != RAW_PARSE_DEFAULT)
-		return NULL;
+		return 0;
 	row = (PlnRow *) estate->datums[stmt->target->dno];
-	if (row->rowtupdesc != NULL || row->nfields != 1)
-		return NULL;
-	var = estate->datums[row->varnos[0]];
-	if (var->dtype != PLN_DTYPE_VAR)
-		return NULL;
-	return (PlnVar *) var;
+	if (row->rowtupdesc != NULL || row->nfields < 1 ||
+		row->nfields > PG_INT16_MAX)
+		return 0;
+	for (i = 0; i < row->nfields; i++)
+	{
+		if (estate->datums[row->varnos[i]]->dtype != PLN_DTYPE_VAR)
+			return 0;
+	}
+	return row->nfields;
+}
+
+/*
+ * First run of a SELECT ... INTO ncols variables: prepare it, with an
+ * expression per column whose plan is checked for being simple as it is
+ * prepared.  With one column that is the statement's own query; with
+ * more, each column gets an expression of its own with the statement's
+ * text (so that SPI names the statement in the CONTEXT lines of errors
+ * raised while planning it), and the statement's query is prepared too,
+ * for the SQL form.  If all turn out simple, the statement is marked to
+ * run as assignments (exec_select_into_simply).  A planning error of the
+ * one-column form is kept with the expression and the statement stays
+ * marked; with more columns it runs as SQL from then on.
+ */
+static void
+prepare_select_into(PlnExecState *estate, PlnStmtExecSql *stmt, int ncols)
+{
+	PlnExpr    *expr = stmt->sqlstmt;
+	PlnFunction *func = expr->func;
+	PlnExpr   **cols;
+	int			i;
+
+	if (ncols == 1)
+	{
+		expr->select_column = 1;
+		expr->select_ncols = 1;
+		stmt->simple_cols = &stmt->sqlstmt;
+		stmt->simple_ncols = 1;
+		stmt->simple_into = true;
+		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+		if (expr->simple_expr == NULL)
+			stmt->simple_into = false;
+		return;
+	}
+
+	exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+	cols = MemoryContextAllocZero(func->fn_cxt, sizeof(PlnExpr *) * ncols);
+	for (i = 0; i < ncols; i++)
+	{
+		PlnExpr    *col = MemoryContextAllocZero(func->fn_cxt,
+												 sizeof(PlnExpr));
+
+		col->query = expr->query;
+		col->parseMode = expr->parseMode;
+		col->location = expr->location;
+		col->ns = expr->ns;
+		col->func = func;
+		col->target_param = -1;
+		col->select_column = i + 1;
+		col->select_ncols = ncols;
+		cols[i] = col;
+		exec_prepare_plan(estate, col, CURSOR_OPT_PARALLEL_OK);
+		if (col->simple_expr == NULL)
+			return;
+	}
+	stmt->simple_cols = cols;
+	stmt->simple_ncols = ncols;
+	stmt->simple_into = true;
 }
 
 /* what select_into_error_callback needs */
@@ -416,52 +479,110 @@ select_into_error_callback(void *arg)
 }
 
 /*
- * Run "SELECT expr INTO [STRICT] variable", whose query has no FROM and
- * nothing else that makes it more than one evaluation, as an assignment
+ * Run "SELECT e1, ... INTO [STRICT] v1, ...", whose query has no FROM and
+ * nothing else that makes it more than one evaluation, as assignments
  * (the statement may then also run in a handler block without a
  * savepoint, see pln_stmt_may_run_lazily).  What the SQL form shows stays
  * the same: the query yields exactly one row, so STRICT is satisfied,
- * FOUND becomes true and ROW_COUNT 1 once the query has run; the value is
- * stored with the conversion rules of INTO, which are those of an
- * assignment; errors raised by the query carry its "SQL statement" line.
- * When the plan is not simple (any more), the expression is run as a
- * query through SPI, as any expression would be.
+ * FOUND becomes true and ROW_COUNT 1 once the query has run; the columns
+ * are computed in order, all before any is stored, and stored in order
+ * with the conversion rules of INTO, which are those of an assignment;
+ * errors raised by the query carry its "SQL statement" line.
+ *
+ * With one column, a plan that is not simple (any more) is run as a
+ * query through SPI, as any expression would be.  With more, every
+ * column must be pure and simple, so that giving up half way (a plan
+ * that stopped being simple) leaves nothing done twice: then false is
+ * returned and the caller runs the SQL form.
  */
-static int
+static bool
 exec_select_into_simply(PlnExecState *estate, PlnStmtExecSql *stmt)
 {
-	PlnExpr    *expr = stmt->sqlstmt;
-	PlnVar	   *var = select_into_variable(estate, stmt);
+	PlnRow	   *row = (PlnRow *) estate->datums[stmt->target->dno];
+	int			ncols = stmt->simple_ncols;
 	ErrorContextCallback errcallback;
 	SelectIntoErrorArg cbarg;
-	Datum		value;
-	bool		isnull;
-	Oid			valtype;
-	int32		valtypmod;
-	bool		done = false;
+	Datum	   *values;
+	bool	   *nulls;
+	Oid		   *types;
+	int32	   *typmods;
+	Datum		value1;
+	bool		null1;
+	Oid			type1;
+	int32		typmod1;
+	int			i;
 
-	if (likely(expr->simple_expr != NULL && expr->plan_error == NULL))
+	if (ncols == 1)
 	{
-		cbarg.estate = estate;
-		cbarg.expr = expr;
-		errcallback.callback = select_into_error_callback;
-		errcallback.arg = &cbarg;
-		errcallback.previous = error_context_stack;
-		error_context_stack = &errcallback;
-		done = exec_eval_simple_expr(estate, expr, &value, &isnull,
-									 &valtype, &valtypmod);
-		error_context_stack = errcallback.previous;
+		values = &value1;
+		nulls = &null1;
+		types = &type1;
+		typmods = &typmod1;
 	}
-	if (!done)
-		value = exec_eval_expr_general(estate, expr, &isnull,
-									   &valtype, &valtypmod);
+	else
+	{
+		MemoryContext scratch = estate->eval_econtext->ecxt_per_tuple_memory;
+
+		for (i = 0; i < ncols; i++)
+		{
+			PlnExpr    *col = stmt->simple_cols[i];
+
+			if (col->simple_expr == NULL || col->plan_error != NULL ||
+				col->purity != PLN_PURITY_PURE)
+				return false;
+		}
+		values = MemoryContextAlloc(scratch, sizeof(Datum) * ncols);
+		nulls = MemoryContextAlloc(scratch, sizeof(bool) * ncols);
+		types = MemoryContextAlloc(scratch, sizeof(Oid) * ncols);
+		typmods = MemoryContextAlloc(scratch, sizeof(int32) * ncols);
+	}
+
+	cbarg.estate = estate;
+	cbarg.expr = NULL;
+	errcallback.callback = select_into_error_callback;
+	errcallback.arg = &cbarg;
+	errcallback.previous = error_context_stack;
+	for (i = 0; i < ncols; i++)
+	{
+		PlnExpr    *col = stmt->simple_cols[i];
+		bool		done = false;
+
+		if (likely(col->simple_expr != NULL && col->plan_error == NULL))
+		{
+			cbarg.expr = col;
+			error_context_stack = &errcallback;
+			done = exec_eval_simple_expr(estate, col, &values[i], &nulls[i],
+										 &types[i], &typmods[i]);
+			error_context_stack = errcallback.previous;
+		}
+		if (!done && ncols > 1)
+			return false;		/* (only pure work was done) */
+		if (!done)
+			values[i] = exec_eval_expr_general(estate, col, &nulls[i],
+											   &types[i], &typmods[i]);
+
+		/*
+		 * Storing a column may free a variable's value that a later column
+		 * still holds (SELECT y, x INTO x, y): the row's values are
+		 * copies, as in the SQL form.
+		 */
+		if (ncols > 1 && !nulls[i] && !col->simple_typbyval)
+		{
+			MemoryContext oldcontext;
+
+			oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
+			values[i] = datumCopy(values[i], false, col->simple_typlen);
+			MemoryContextSwitchTo(oldcontext);
+		}
+	}
 
 	exec_set_found(estate, true);
 	estate->eval_processed = 1;
-	exec_assign_value(estate, (PlnDatum *) var, value, isnull,
-					  valtype, valtypmod);
+	for (i = 0; i < ncols; i++)
+		exec_assign_value(estate, estate->datums[row->varnos[i]],
+						  values[i], nulls[i], types[i], typmods[i]);
 	exec_eval_cleanup(estate);
-	return PLN_RC_OK;
+	return true;
 }
 
 /*

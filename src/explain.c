@@ -329,15 +329,25 @@ lazy_stmt_impurity(SavepointPlan *sp, PlnStmt *stmt)
 			{
 				PlnStmtExecSql *execsql = (PlnStmtExecSql *) stmt;
 
-				/* SELECT expr INTO variable, once run (exec_sql.c) */
+				/* SELECT exprs INTO variables, once run (exec_sql.c) */
 				if (execsql->simple_into)
 				{
 					PlnRow	   *row = (PlnRow *) execsql->target;
-					PlnVar	   *var = (PlnVar *) sp->estate->datums[row->varnos[0]];
+					int			i;
 
-					return expr_impurity(sp, execsql->sqlstmt,
-										 var->datatype->typoid,
-										 var->datatype->atttypmod);
+					why = NULL;
+					for (i = 0; i < execsql->simple_ncols; i++)
+					{
+						PlnVar	   *var = (PlnVar *) sp->estate->datums[row->varnos[i]];
+
+						FIRST_REASON(why, expr_impurity(sp, execsql->simple_cols[i],
+														var->datatype->typoid,
+														var->datatype->atttypmod));
+					}
+					/* several columns run as SQL unless all are pure */
+					if (why != NULL && execsql->simple_ncols > 1)
+						return pstrdup("runs SQL");
+					return why;
 				}
 				return pstrdup("runs SQL");
 			}

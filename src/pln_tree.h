@@ -220,9 +220,11 @@ typedef struct PlnExpr
 								 * expression may change in place, or 0 */
 	char		text_append;	/* 's' or 'c': the simple expression
 								 * appends to the target (text_append.c) */
-	bool		select_into;	/* the query of a SELECT ... INTO one
-								 * variable, which may be simple too
-								 * (exec_sql.c) */
+	int16		select_column;	/* the query of a SELECT ... INTO
+								 * variables, which may be simple too:
+								 * the column (from 1) evaluated, of
+								 * select_ncols (exec_sql.c); else 0 */
+	int16		select_ncols;
 
 	/* simple-expression evaluation state, see exec_expr.c */
 	Expr	   *simple_expr;	/* NULL if not simple */
@@ -493,8 +495,12 @@ typedef struct PlnStmtExecSql
 	bool		is_do;			/* DO, for the CONTEXT line */
 	bool		call_target_set;	/* call_target worked out yet? */
 	struct PlnRow *call_target; /* variables of CALL's output arguments */
-	bool		simple_into;	/* SELECT expr INTO variable, run as an
-								 * assignment (exec_sql.c) */
+	bool		simple_into;	/* SELECT exprs INTO variables, run as
+								 * assignments (exec_sql.c) */
+	int			simple_ncols;	/* how many */
+	struct PlnExpr **simple_cols;	/* the expression of each (the first
+									 * is sqlstmt itself when there is
+									 * one) */
 } PlnStmtExecSql;
 
 typedef struct PlnStmtPerform

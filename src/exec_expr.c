@@ -272,12 +272,16 @@ raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
 				errdetail_internal("%s", edata->detail);
 			if (edata->hint)
 				errhint("%s", edata->hint);
-			if (edata->cursorpos > 0)
-				errposition(edata->cursorpos);
-			if (edata->internalpos > 0)
-				internalerrposition(edata->internalpos);
-			if (edata->internalquery)
-				internalerrquery(edata->internalquery);
+			/* a literal's error, from parsing, points into the statement */
+			if (unlikely(expr->plan_error_source == NULL))
+			{
+				if (edata->cursorpos > 0)
+					errposition(edata->cursorpos);
+				if (edata->internalpos > 0)
+					internalerrposition(edata->internalpos);
+				if (edata->internalquery)
+					internalerrquery(edata->internalquery);
+			}
 			errfinish(edata->filename, edata->lineno, edata->funcname);
 		}
 		pg_unreachable();

@@ -63,6 +63,9 @@ typedef struct PlnExecState
 	/* the innermost exception block in progress, see savepoint.c */
 	PlnSavepointFrame *sp_top;
 	bool		raising_notice; /* RAISE of a level below ERROR running */
+	bool		starting_savepoint; /* a frame's subtransaction is being
+									 * started: an error now is not the
+									 * frame's (nor its inner frames') */
 
 	/* holds plan references of CALL and DO across transaction ends */
 	ResourceOwner procedure_resowner;

@@ -275,6 +275,8 @@ typedef struct PlnExpr
 	MemoryContext plan_error_cxt;	/* holds both, or NULL */
 	CachedPlanSource *plan_error_source;
 	LocalTransactionId plan_error_lxid;
+	bool		generic_plan_failed;	/* the simple check's generic plan
+										 * failed, none was made since */
 } PlnExpr;
 
 /* ----------

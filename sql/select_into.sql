@@ -319,3 +319,25 @@ END
 $$;
 SELECT si_multi_error(0);
 SELECT si_multi_error(0);
+
+-- the same statement failing twice in one transaction, caught the first
+-- time (the second run is made to look like SPI's, as PL/pgSQL's is)
+CREATE FUNCTION si_div(z integer) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+    x integer;
+BEGIN
+    SELECT 10 / z INTO x;
+    RETURN x;
+END
+$$;
+DO $$
+BEGIN
+    BEGIN
+        PERFORM si_div(0);
+    EXCEPTION WHEN division_by_zero THEN
+        RAISE NOTICE 'caught';
+    END;
+    PERFORM si_div(5);
+    PERFORM si_div(0);
+END
+$$;

@@ -19,6 +19,7 @@
 #include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
 #include "mb/stringinfo_mb.h"
+#include "storage/proc.h"
 #include "tcop/cmdtag.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
@@ -341,7 +342,14 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 	if (!estate->atomic)
 		pln_renew_econtext_if_needed(estate);
 	check_execute_result(estate, rc, expr->query);
-	estate->eval_processed = SPI_processed;
+
+	/*
+	 * ROW_COUNT is the number of rows the statement processed; CALL and DO
+	 * process none of the caller's rows and leave it as it was (SPI counts
+	 * the row of output values a CALL returns).
+	 */
+	if (!stmt->is_call)
+		estate->eval_processed = SPI_processed;
 
 	if (stmt->into)
 		store_into_target(estate, stmt, check_too_many);
@@ -454,8 +462,9 @@ typedef struct SelectIntoErrorArg
 /*
  * The CONTEXT line SPI adds to an error of the SQL form, for an error
  * raised while the expression runs on the simple path.  (Planning goes
- * through SPI, which adds it itself, and so does a recursion level's
- * evaluation: see nested_expr_error_callback.)  A syntax error position
+ * through SPI, which adds it itself; an evaluation made to look like
+ * SPI's, after a failure or in a recursion level, gets it from
+ * spi_expr_error_callback.)  A syntax error position
  * becomes a position in the statement, as SPI makes it.
  */
 static void
@@ -465,6 +474,7 @@ select_into_error_callback(void *arg)
 	int			position;
 
 	if (cb->estate->simple_expr_running != cb->expr ||
+		cb->expr->simple_failed_lxid == MyProc->lxid ||
 		pln_error_context_unseen(cb->estate, geterrcode()))
 		return;
 	position = geterrposition();

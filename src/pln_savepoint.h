@@ -70,7 +70,16 @@ extern bool pln_error_context_unseen(PlnExecState *estate, int sqlerrcode);
 static inline bool
 pln_stmt_may_run_lazily(PlnStmt *stmt)
 {
-	return pln_stmt_kinds[stmt->cmd_type].may_run_lazily;
+	/* a switch, not pln_stmt_kinds[]: the compiler makes it one bit test */
+	switch (stmt->cmd_type)
+	{
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
+		case kind: \
+			return lazy;
+#include "pln_stmtkinds.h"
+#undef PLN_STMT_KIND
+	}
+	return false;
 }
 
 /*

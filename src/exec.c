@@ -632,7 +632,7 @@ exec_stmts(PlnExecState *estate, List *stmts)
 static int
 exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 {
-	int			rc = PLN_RC_OK; /* every kind has a case: never kept */
+	int			rc;
 	bool		lazy;
 
 	CHECK_FOR_INTERRUPTS();
@@ -647,6 +647,9 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 	 * checked (once per statement, not per iteration of a loop; the column
 	 * "nests" of pln_stmtkinds.h).
 	 */
+	/* (every kind has a case below, and no other value can be there) */
+	if ((unsigned int) stmt->cmd_type >= lengthof(pln_stmt_kinds))
+		pg_unreachable();
 	switch (stmt->cmd_type)
 	{
 #define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \

@@ -657,9 +657,9 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 	 * recurses, however deeply the body nests them: there the stack is
 	 * checked (once per statement, not per iteration of a loop; the column
 	 * "nests" of pln_stmtkinds.h), unless their own statements run none
-	 * (see pln_stack_check_points).
+	 * (see pln_stack_check_points).  Every kind has a case, and no other
+	 * value can be there.
 	 */
-	/* (every kind has a case below, and no other value can be there) */
 	if ((unsigned int) stmt->cmd_type >= lengthof(pln_stmt_kinds))
 		pg_unreachable();
 	switch (stmt->cmd_type)

@@ -589,7 +589,7 @@ describe_fetch(PlnStmt *stmt)
 
 const PlnStmtKind pln_stmt_kinds[] = {
 #define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
-	[kind] = {name, lazy, nests, describe},
+	[kind] = {name, nests, describe},
 #include "pln_stmtkinds.h"
 #undef PLN_STMT_KIND
 };

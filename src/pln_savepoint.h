@@ -71,7 +71,7 @@ extern bool pln_innermost_frame_is_lazy(PlnStmt **stmt);	/* lazy_check.c */
 static inline bool
 pln_stmt_may_run_lazily(PlnStmt *stmt)
 {
-	/* a switch, not pln_stmt_kinds[]: the compiler makes it one bit test */
+	/* generated from pln_stmtkinds.h; the compiler makes it one bit test */
 	switch (stmt->cmd_type)
 	{
 #define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \

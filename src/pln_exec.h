@@ -125,7 +125,6 @@ extern const char *pln_stmt_typename(PlnStmt *stmt);
 typedef struct PlnStmtKind
 {
 	const char *name;			/* untranslated */
-	bool		may_run_lazily;
 	bool		nests;			/* runs statements of its own */
 	const char *(*describe) (PlnStmt *stmt);	/* or NULL: the name */
 } PlnStmtKind;

@@ -8,7 +8,11 @@
 
 MODULE_big = plnimble
 EXTENSION = plnimble
-DATA = plnimble--0.1.sql
+# The install script of every version, and the upgrade scripts between
+# them: CREATE EXTENSION plnimble VERSION '0.1' followed by ALTER EXTENSION
+# plnimble UPDATE must give what CREATE EXTENSION plnimble gives (tested by
+# sql/extension_upgrade.sql).
+DATA = plnimble--0.1.sql plnimble--1.0.sql plnimble--0.1--1.0.sql
 PGFILEDESC = "plnimble - PL/pgSQL-compatible language with lazy savepoints"
 
 OBJS = \
@@ -31,7 +35,8 @@ OBJS = \
 	src/snapshots.o \
 	src/conditions.o \
 	src/funcs.o \
-	src/explain.o
+	src/explain.o \
+	src/version.o
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -50,12 +55,38 @@ PG_CFLAGS += -fno-plt
 PG_CPPFLAGS += -D'PGDLLEXPORT=__attribute__((visibility("default")))'
 ERRCODES_TXT := $(shell $(PG_CONFIG) --sharedir)/errcodes.txt
 
-EXTRA_CLEAN = grammar/gram.c grammar/gram.h grammar/scan.c src/conditions_table.h
+EXTRA_CLEAN = grammar/gram.c grammar/gram.h grammar/scan.c src/conditions_table.h \
+	src/version.stamp
+
+# make installcheck: the regression scripts of sql/, in an existing server
+# (PGHOST, PGPORT, PGUSER as usual; a superuser, as the scripts create
+# languages).  pg_regress would run them all in one database; the launcher
+# gives each script a database of its own set up as scripts/test.sh's
+# template is (the language named plpgsql runs on plnimble), and drops it
+# afterwards.  scripts/test.sh runs the same scripts and also compares
+# them with the real PL/pgSQL.
+REGRESS = $(sort $(patsubst sql/%.sql,%,$(wildcard sql/*.sql)))
+REGRESS_OPTS = --launcher=$(abspath scripts/installcheck-launcher.sh)
+
+# What plnimble_version() reports about the library: the extension version
+# it implements (default_version of the control file), the git commit of
+# the source (with -dirty for uncommitted changes; "unknown" when this
+# directory is not the top of a git checkout), and when src/version.o was
+# compiled (SOURCE_DATE_EPOCH, if set, for reproducible builds).  version.o
+# is compiled again whenever any other object is, or the commit changes
+# (src/version.stamp).  These are passed to version.c only, as -D macros.
+PLN_EXT_VERSION := $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" plnimble.control)
+PLN_GIT = git -c safe.directory='*' -C $(CURDIR)
+PLN_GIT_COMMIT := $(shell test "$$($(PLN_GIT) rev-parse --show-toplevel 2>/dev/null)" = "$(realpath $(CURDIR))" && \
+	$(PLN_GIT) describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+PLN_BUILD_TIME = $(shell date -u $(if $(SOURCE_DATE_EPOCH),-d @$(SOURCE_DATE_EPOCH)) +%Y-%m-%dT%H:%M:%SZ)
 
 include $(PGXS)
 
 # Parser generation.  The scanner needs the token numbers from gram.h.
-grammar/gram.c grammar/gram.h: grammar/gram.y
+# One bison run writes both files: a grouped target (GNU make 4.3), so that
+# make -j runs it once rather than once per file.
+grammar/gram.c grammar/gram.h &: grammar/gram.y
 	bison -Wno-deprecated -d -o grammar/gram.c $<
 
 grammar/scan.c: grammar/scan.l
@@ -71,4 +102,18 @@ src/conditions_table.h: scripts/gen-conditions.awk $(ERRCODES_TXT)
 
 src/conditions.o: src/conditions_table.h
 
-$(OBJS): src/plnimble.h
+$(OBJS): src/plnimble.h src/pln_tree.h src/pln_compile.h src/pln_exec.h \
+	src/pln_savepoint.h src/pln_handler.h
+
+src/version.stamp: FORCE
+	@echo '$(PLN_EXT_VERSION) $(PLN_GIT_COMMIT)' | cmp -s - $@ || \
+		echo '$(PLN_EXT_VERSION) $(PLN_GIT_COMMIT)' > $@
+
+PLN_VERSION_DEFINES = -DPLN_EXT_VERSION='"$(PLN_EXT_VERSION)"' \
+	-DPLN_GIT_COMMIT='"$(PLN_GIT_COMMIT)"' -DPLN_BUILD_TIME='"$(PLN_BUILD_TIME)"'
+src/version.o: src/version.stamp $(filter-out src/version.o,$(OBJS))
+src/version.o src/version.bc: private override CPPFLAGS += $(PLN_VERSION_DEFINES)
+src/version.bc: src/version.o
+
+.PHONY: FORCE
+FORCE:

@@ -2170,6 +2170,7 @@ read_sql_construct(int until, int until2, int until3,
 	PlnIdentifierLookup outer_lookup = pln_IdentifierLookup;
 	StringInfoData text;
 	int			first_loc = -1;
+	int			end_loc = -1;
 	int			depth = 0;
 	int			tok;
 	PlnExpr    *expr;
@@ -2193,6 +2194,7 @@ read_sql_construct(int until, int until2, int until3,
 		if (depth == 0 &&
 			(tok == until || tok == until2 || tok == until3))
 			break;
+		end_loc = yylloc + pln_token_length();
 
 		if (tok == '(' || tok == '[')
 			depth++;
@@ -2229,11 +2231,14 @@ read_sql_construct(int until, int until2, int until3,
 	if (first_loc >= yylloc)
 		yyerror(isexpression ? "missing expression" : "missing SQL statement");
 
-	/* the text stops where the terminator starts, minus trailing space */
+	/*
+	 * The text stops where its last token ends: a comment between it and
+	 * the terminator is not part of it (callers put the text inside other
+	 * SQL, as in "x IN (text)", where a trailing "--" comment would hide
+	 * the rest).
+	 */
 	initStringInfo(&text);
-	pln_append_source_text(&text, first_loc, yylloc);
-	while (text.len > 0 && scanner_isspace(text.data[text.len - 1]))
-		text.data[--text.len] = '\0';
+	pln_append_source_text(&text, first_loc, end_loc);
 
 	expr = make_plexpr(text.data, parsemode, first_loc);
 	if (valid_sql)
@@ -2479,8 +2484,10 @@ read_datatype(int tok)
 
 				classOid = RangeVarGetRelid(makeRangeVarFromNameList(idents),
 											NoLock, false);
+				/* (by name, so that a table made again is followed) */
 				return pln_build_datatype(get_rel_type_id(classOid), -1,
-										  InvalidOid, NULL);
+										  InvalidOid,
+										  makeTypeNameFromNameList(idents));
 			}
 			pln_push_back_token(tok);
 			tok = '%';

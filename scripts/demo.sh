@@ -58,20 +58,32 @@ SELECT format('CREATE FUNCTION %s.%s LANGUAGE %s AS %L', l.schema, f.name, l.lan
        (VALUES ('nimble', 'plnimble'), ('pgsql', 'plpgsql')) AS l(schema, lang)
 \gexec
 
--- timed(query): run query three times; return its result and the
--- elapsed milliseconds of the fastest run, measured with
--- clock_timestamp().  Written in the real PL/pgSQL so that it measures
--- both languages the same way.
-CREATE FUNCTION timed(query text, OUT result text, OUT ms numeric)
+-- timed(query): run query three times; return the elapsed milliseconds
+-- of the fastest run, measured with clock_timestamp().  Written in the
+-- real PL/pgSQL so that it measures both languages the same way.
+CREATE FUNCTION timed(query text) RETURNS numeric
 LANGUAGE plpgsql AS $$
 DECLARE
   t0 timestamptz;
+  ms numeric;
 BEGIN
   FOR run IN 1..3 LOOP
     t0 := clock_timestamp();
-    EXECUTE query INTO result;
+    EXECUTE query;
     ms := least(ms, extract(epoch FROM clock_timestamp() - t0) * 1000);
   END LOOP;
+  RETURN ms;
+END
+$$;
+
+-- result_of(query): the value query returns, as text.
+CREATE FUNCTION result_of(query text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+  result text;
+BEGIN
+  EXECUTE query INTO result;
+  RETURN result;
 END
 $$;
 
@@ -80,21 +92,31 @@ $$;
 SELECT nimble.add_one(0), nimble.safe_int('0'), nimble.empty_blocks(1),
        pgsql.add_one(0), pgsql.safe_int('0'), pgsql.empty_blocks(1) \gset warm_
 
+-- One call of add_one or safe_int takes about a microsecond, far below
+-- what a single measurement can resolve, so each is called n times from
+-- one query (SELECT count(f(...)) FROM generate_series(1, n)) and the
+-- time divided by n.  One call of empty_blocks(200000) is long enough on
+-- its own.
 \echo
-\echo 'Side by side (elapsed time of one call, fastest of three):'
+\echo 'Side by side: time per call, from the fastest of three runs of n calls'
 SELECT c.call,
-       n.result AS plnimble,
-       to_char(n.ms, 'FM999999990.000') || ' ms' AS "plnimble time",
-       p.result AS plpgsql,
-       to_char(p.ms, 'FM999999990.000') || ' ms' AS "plpgsql time",
+       n_result.v AS plnimble,
+       p_result.v AS plpgsql,
+       c.n,
+       to_char(n.ms * 1000 / c.n, 'FM999999990.00') || ' us' AS "plnimble per call",
+       to_char(p.ms * 1000 / c.n, 'FM999999990.00') || ' us' AS "plpgsql per call",
        CASE WHEN n.ms > 0 THEN to_char(p.ms / n.ms, 'FM999990.0') || 'x' END
          AS "plnimble speed-up"
-  FROM (VALUES (1, 'add_one(41)'),
-               (2, 'safe_int(''42'')'),
-               (3, 'safe_int(''forty-two'')'),
-               (4, 'empty_blocks(200000)')) AS c(ord, call)
-       CROSS JOIN LATERAL timed('SELECT nimble.' || c.call) AS n
-       CROSS JOIN LATERAL timed('SELECT pgsql.' || c.call) AS p
+  FROM (VALUES (1, 'add_one(41)', 200000),
+               (2, 'safe_int(''42'')', 200000),
+               (3, 'safe_int(''forty-two'')', 100000),
+               (4, 'empty_blocks(200000)', 1)) AS c(ord, call, n)
+       CROSS JOIN LATERAL (SELECT timed(format(
+           'SELECT count(nimble.%s) FROM generate_series(1, %s)', c.call, c.n)) AS ms) AS n
+       CROSS JOIN LATERAL (SELECT timed(format(
+           'SELECT count(pgsql.%s) FROM generate_series(1, %s)', c.call, c.n)) AS ms) AS p
+       CROSS JOIN LATERAL result_of('SELECT nimble.' || c.call) AS n_result(v)
+       CROSS JOIN LATERAL result_of('SELECT pgsql.' || c.call) AS p_result(v)
  ORDER BY c.ord;
 SQL
 
@@ -102,6 +124,7 @@ echo "empty_blocks(200000) enters 200000 BEGIN ... EXCEPTION blocks.  PL/pgSQL o
 echo "a subtransaction for each; plnimble opens one only when a block is about to"
 echo "touch database state (lazy savepoints, docs/design.md), so these cost it"
 echo "almost nothing, and safe_int() catches bad input without a subtransaction."
-echo "Single calls take microseconds, so their timings are noisy; see"
-echo "docs/benchmarks.md for measured ratios."
+echo "Each time is per call: the fastest of three runs of n calls (the n column),"
+echo "divided by n, on whatever else this machine is doing.  docs/benchmarks.md has"
+echo "the measured ratios, with medians over many repetitions and instruction counts."
 pln_cluster_stop

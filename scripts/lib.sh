@@ -271,13 +271,8 @@ pln_make_templates() {
 	for w in "${which[@]}"; do
 		case $w in
 		plnimble)
-			_pln_make_template plnimble_tpl "
-				CREATE EXTENSION plnimble;
-				DROP EXTENSION plpgsql;
-				CREATE TRUSTED LANGUAGE plpgsql
-					HANDLER plnimble_call_handler
-					INLINE plnimble_inline_handler
-					VALIDATOR plnimble_validator;" || return 1
+			_pln_make_template plnimble_tpl \
+				"$(cat "$PLN_ROOT/scripts/as-plpgsql.sql")" || return 1
 			;;
 		oracle)
 			_pln_make_template oracle_tpl "

@@ -1705,3 +1705,44 @@ FETCH NEXT FROM cr_sql_scroll;
 COMMIT;
 
 DROP VIEW cr_open;
+
+-- OPEN gives a NULL cursor variable the portal's name: not a CONSTANT one
+-- (the error comes at the OPEN, and the variable stays NULL); a CONSTANT
+-- variable with a name opens under that name
+DO $$
+DECLARE
+    c CONSTANT refcursor;
+BEGIN
+    OPEN c FOR SELECT 1;
+END
+$$ LANGUAGE plnimble;
+DO $$
+DECLARE
+    c CONSTANT refcursor;
+BEGIN
+    OPEN c SCROLL FOR EXECUTE 'SELECT 1';
+END
+$$ LANGUAGE plnimble;
+DO $$
+DECLARE
+    c CONSTANT refcursor;
+BEGIN
+    BEGIN
+        OPEN c FOR SELECT 1;
+    EXCEPTION WHEN others THEN
+        RAISE NOTICE 'caught % %', SQLSTATE, SQLERRM;
+    END;
+    RAISE NOTICE 'c is %', coalesce(c::text, 'null');
+END
+$$ LANGUAGE plnimble;
+DO $$
+DECLARE
+    c CONSTANT refcursor := 'cr_const_named';
+    n int;
+BEGIN
+    OPEN c FOR SELECT 42;
+    FETCH c INTO n;
+    RAISE NOTICE 'opened %, fetched %', c, n;
+    CLOSE c;
+END
+$$ LANGUAGE plnimble;

@@ -100,3 +100,73 @@ BEGIN
 END
 $$;
 SELECT * FROM pa_log ORDER BY n;
+
+-- an output argument that cannot be written to is an error of the CALL,
+-- raised before the procedure runs (no NOTICE from it, no row inserted):
+-- an expression, a constant, a CONSTANT variable or a field of a CONSTANT
+-- record; by parameter name or, without one, by position; every time
+CREATE TABLE pa_ran (s text);
+CREATE PROCEDURE pa_noisy(INOUT a int) LANGUAGE plnimble AS $$
+BEGIN
+    RAISE NOTICE 'pa_noisy runs';
+    INSERT INTO pa_ran VALUES ('ran with ' || a);
+    a := a + 1;
+END
+$$;
+CREATE PROCEDURE pa_noisy_unnamed(int, INOUT int) LANGUAGE plnimble AS $$
+BEGIN
+    RAISE NOTICE 'pa_noisy_unnamed runs';
+END
+$$;
+DO $$
+DECLARE
+    x int := 1;
+BEGIN
+    CALL pa_noisy(x + 1);
+END
+$$ LANGUAGE plnimble;
+DO $$
+BEGIN
+    CALL pa_noisy(a => 5);
+END
+$$ LANGUAGE plnimble;
+DO $$
+BEGIN
+    CALL pa_noisy_unnamed(1, 2);
+END
+$$ LANGUAGE plnimble;
+DO $$
+DECLARE
+    x CONSTANT int := 1;
+BEGIN
+    CALL pa_noisy(x);
+END
+$$ LANGUAGE plnimble;
+DO $$
+DECLARE
+    r CONSTANT record := row(1);
+BEGIN
+    CALL pa_noisy(r.f1);
+END
+$$ LANGUAGE plnimble;
+CREATE FUNCTION pa_unwritable() RETURNS int LANGUAGE plnimble AS $$
+DECLARE
+    x int := 1;
+BEGIN
+    CALL pa_noisy(2);
+    RETURN x;
+END
+$$;
+SELECT pa_unwritable();
+SELECT pa_unwritable();
+-- a writable field of a record is fine
+DO $$
+DECLARE
+    r record;
+BEGIN
+    SELECT 10 AS f INTO r;
+    CALL pa_noisy(r.f);
+    RAISE NOTICE 'r.f = %', r.f;
+END
+$$ LANGUAGE plnimble;
+SELECT * FROM pa_ran;

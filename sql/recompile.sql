@@ -233,3 +233,77 @@ $f$;
 SELECT rc_selfmod(1), rc_selfmod(2), rc_selfmod(3);
 SELECT rc_selfmod(1), rc_selfmod(2);
 SELECT rc_selfmod(i) FROM generate_series(4, 6) i;
+
+-- a row type dropped under a compiled function: a variable of it fails by
+-- the type's name (while there is no such type), and follows the type of
+-- that name once it is created again, whatever its columns; the same for
+-- %ROWTYPE of a table made again
+CREATE TYPE rc_ct AS (a int, b text);
+CREATE FUNCTION rc_ct_field() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    x rc_ct;
+BEGIN
+    x.a := 1;
+    RETURN x.a || '/' || coalesce(x.b, '-');
+END
+$$;
+CREATE FUNCTION rc_ct_row() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    x rc_ct;
+BEGIN
+    x := row(2, 'two');
+    RETURN x.b;
+END
+$$;
+CREATE FUNCTION rc_ct_into() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    x rc_ct;
+BEGIN
+    SELECT 3, 'three' INTO x;
+    RETURN x.a || x.b;
+END
+$$;
+CREATE FUNCTION rc_ct_unused(n int) RETURNS int LANGUAGE plnimble AS $$
+DECLARE
+    x rc_ct;
+BEGIN
+    IF n > 0 THEN
+        x.a := n;
+    END IF;
+    RETURN n;
+END
+$$;
+SELECT rc_ct_field(), rc_ct_row(), rc_ct_into(), rc_ct_unused(1);
+DROP TYPE rc_ct;
+SELECT rc_ct_field();
+SELECT rc_ct_row();
+SELECT rc_ct_into();
+SELECT rc_ct_unused(0);     -- the variable is never given a value
+SELECT rc_ct_unused(1);
+CREATE TYPE rc_ct AS (a int, b text);
+SELECT rc_ct_field(), rc_ct_row(), rc_ct_into(), rc_ct_unused(1);
+DROP TYPE rc_ct;
+CREATE TYPE rc_ct AS (b text, a int, c int);
+SELECT rc_ct_field();
+SELECT rc_ct_row();
+SELECT rc_ct_into();
+DROP TYPE rc_ct;
+CREATE TYPE rc_ct AS ENUM ('x');
+SELECT rc_ct_field();
+SELECT rc_ct_unused(0);
+DROP TYPE rc_ct;
+CREATE TABLE rc_rowtab (a int, b text);
+CREATE FUNCTION rc_rowtab_fn() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    x rc_rowtab%ROWTYPE;
+BEGIN
+    x.b := 'bee';
+    RETURN x.b;
+END
+$$;
+SELECT rc_rowtab_fn();
+DROP TABLE rc_rowtab;
+SELECT rc_rowtab_fn();
+CREATE TABLE rc_rowtab (b text);
+SELECT rc_rowtab_fn();
+DROP TABLE rc_rowtab;

@@ -958,3 +958,35 @@ CREATE SEQUENCE tr_seq;
 DROP EVENT TRIGGER tr_ev_ok;
 SELECT relname FROM pg_class WHERE relname = 'tr_seq';
 SELECT count(*) AS event_triggers_left FROM pg_event_trigger;
+
+-- stored generated columns read as NULL in NEW before an UPDATE (they are
+-- computed after the BEFORE triggers), whatever the old row or an earlier
+-- trigger put there; after the update, and in OLD, they hold their values
+CREATE TABLE tr_gen (a int, b int GENERATED ALWAYS AS (a * 2) STORED, c text);
+INSERT INTO tr_gen (a, c) VALUES (1, 'one');
+CREATE FUNCTION tr_gen_show() RETURNS trigger LANGUAGE plnimble AS $$
+BEGIN
+    RAISE NOTICE '% % %: new = %, old = %, new.b is null: %',
+        TG_NAME, TG_WHEN, TG_OP, NEW, OLD, NEW.b IS NULL;
+    RETURN NEW;
+END
+$$;
+CREATE FUNCTION tr_gen_set() RETURNS trigger LANGUAGE plnimble AS $$
+BEGIN
+    NEW.b := 99;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER tr_gen_1 BEFORE UPDATE ON tr_gen
+    FOR EACH ROW EXECUTE FUNCTION tr_gen_show();
+CREATE TRIGGER tr_gen_2 AFTER UPDATE ON tr_gen
+    FOR EACH ROW EXECUTE FUNCTION tr_gen_show();
+UPDATE tr_gen SET a = 2;
+UPDATE tr_gen SET c = 'only c';
+CREATE TRIGGER tr_gen_0 BEFORE UPDATE ON tr_gen
+    FOR EACH ROW EXECUTE FUNCTION tr_gen_set();
+UPDATE tr_gen SET a = 3;
+CREATE TRIGGER tr_gen_3 BEFORE INSERT ON tr_gen
+    FOR EACH ROW EXECUTE FUNCTION tr_gen_show();
+INSERT INTO tr_gen (a, c) VALUES (4, 'four');
+SELECT * FROM tr_gen ORDER BY a;

@@ -28,6 +28,7 @@
 #include "nodes/makefuncs.h"
 #include "optimizer/optimizer.h"
 #include "parser/parse_coerce.h"
+#include "parser/parse_type.h"
 #include "storage/proc.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -45,6 +46,12 @@
  * The expression tree is kept for the session; its ExprState too if the
  * cast is pure, else it is built once per transaction in the
  * per-transaction executor state.
+ *
+ * An impure cast is marked in use while it runs.  If an error leaves it
+ * marked, its state may be half way through running something (an SQL
+ * function's query, with a snapshot that belonged to a subtransaction
+ * rolled back since), so the next use builds a fresh one, as PL/pgSQL
+ * does; so does a cast used again while it runs (a recursion).
  */
 typedef struct CastKey
 {
@@ -62,6 +69,7 @@ typedef struct CastEntry
 	bool		cast_exprstate_is_kept; /* built once for the session */
 	ExprState  *cast_exprstate;
 	LocalTransactionId cast_lxid;
+	bool		cast_in_use;	/* an impure cast is running */
 } CastEntry;
 
 static HTAB *cast_hash = NULL;
@@ -78,6 +86,7 @@ static CastEntry *get_cast_entry(PlnExecState *estate,
 								 Oid srctype, int32 srctypmod,
 								 Oid dsttype, int32 dsttypmod);
 static Datum keep_var_value(PlnExecState *estate, PlnVar *var, Datum value);
+static void rec_revalidate_type(PlnRec *rec);
 static void rec_instantiate(PlnExecState *estate, PlnRec *rec);
 static void recfield_lookup(PlnExecState *estate, PlnRecField *recfield,
 							PlnRec *rec);
@@ -114,6 +123,37 @@ exec_assign_c_string(PlnExecState *estate, PlnDatum *target, const char *str)
 
 	exec_assign_value(estate, target, PointerGetDatum(value), false,
 					  TEXTOID, -1);
+}
+
+/*
+ * Fail unless the datum may be assigned to, for statements whose targets
+ * the grammar cannot check: OPEN of a NULL cursor variable (it receives
+ * the portal's name) and the output arguments of CALL.  A record field is
+ * assignable if its record is.
+ */
+void
+pln_check_assignable(PlnExecState *estate, int dno)
+{
+	PlnDatum   *datum = estate->datums[dno];
+
+	switch (datum->dtype)
+	{
+		case PLN_DTYPE_VAR:
+		case PLN_DTYPE_REC:
+			if (((PlnVariable *) datum)->isconst)
+				ereport(ERROR,
+						(errcode(ERRCODE_ERROR_IN_ASSIGNMENT),
+						 errmsg("variable \"%s\" is declared CONSTANT",
+								((PlnVariable *) datum)->refname)));
+			break;
+		case PLN_DTYPE_RECFIELD:
+			pln_check_assignable(estate,
+								 ((PlnRecField *) datum)->recparentno);
+			break;
+		case PLN_DTYPE_ROW:
+			/* its members were checked at compile time */
+			break;
+	}
 }
 
 /*
@@ -200,7 +240,7 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 								(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 								 errmsg("null value cannot be assigned to variable \"%s\" declared NOT NULL",
 										rec->refname)));
-					pln_rec_set_null(estate, rec);
+					pln_rec_assign_null(estate, rec);
 				}
 				else
 				{
@@ -363,9 +403,13 @@ exec_init_datum(PlnExecState *estate, PlnDatum *datum)
 
 				/* records are not reviewed for pure use */
 				pln_expr_need_savepoint(estate);
-				pln_rec_set_null(estate, rec);
-				if (rec->default_val != NULL)
+				if (rec->default_val == NULL)
+					pln_rec_assign_null(estate, rec);
+				else
+				{
+					pln_rec_set_null(estate, rec);
 					exec_assign_expr(estate, datum, rec->default_val);
+				}
 				break;
 			}
 		default:
@@ -573,6 +617,7 @@ rec_instantiate(PlnExecState *estate, PlnRec *rec)
 				 errmsg("record \"%s\" is not assigned yet", rec->refname),
 				 errdetail("The tuple structure of a not-yet-assigned record is indeterminate.")));
 
+	rec_revalidate_type(rec);
 	rec->erh = make_expanded_record_from_typeid(rec->rectypeid, -1,
 												estate->datum_context);
 }
@@ -648,6 +693,65 @@ pln_rec_set_null(PlnExecState *estate, PlnRec *rec)
 		DeleteExpandedObject(ExpandedRecordGetDatum(rec->erh));
 		rec->erh = NULL;
 	}
+}
+
+/*
+ * Assign NULL to a record variable.  A domain over a row type may not
+ * allow it (NOT NULL, or a CHECK that a NULL fails): its constraints are
+ * checked first, as for any other value stored into the variable.
+ */
+void
+pln_rec_assign_null(PlnExecState *estate, PlnRec *rec)
+{
+	if (rec->datatype != NULL && rec->datatype->typtype == TYPTYPE_DOMAIN)
+	{
+		MemoryContext oldcontext;
+
+		rec_revalidate_type(rec);
+		oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
+		domain_check((Datum) 0, true, rec->rectypeid, NULL, NULL);
+		MemoryContextSwitchTo(oldcontext);
+	}
+	pln_rec_set_null(estate, rec);
+}
+
+/*
+ * Bring a record variable's declared row type up to date before a value
+ * of it is made.  The type may have changed since the function was
+ * compiled (dropped and created again, or its columns altered): then the
+ * name it was declared with is looked up again, so that the variable
+ * follows the type of that name, as in PL/pgSQL ("type ... does not
+ * exist" while there is none).  The description is shared by all calls;
+ * rectypeid, copied per call, is set from it.
+ */
+static void
+rec_revalidate_type(PlnRec *rec)
+{
+	PlnType    *typ = rec->datatype;
+	TypeCacheEntry *typentry;
+
+	if (rec->rectypeid == RECORDOID || typ == NULL || typ->tcache == NULL)
+		return;
+	if (typ->tcache->tupDesc_identifier != typ->tupdesc_id)
+	{
+		if (typ->origtypname != NULL)
+			typenameTypeIdAndMod(NULL, typ->origtypname,
+								 &typ->typoid, &typ->atttypmod);
+		typentry = lookup_type_cache(typ->typoid, TYPECACHE_TUPDESC |
+									 TYPECACHE_DOMAIN_BASE_INFO);
+		if (typentry->typtype == TYPTYPE_DOMAIN)
+			typentry = lookup_type_cache(typentry->domainBaseType,
+										 TYPECACHE_TUPDESC);
+		/* (a type made again as something else than a row type) */
+		if (typentry->tupDesc == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+					 errmsg("type %s is not composite",
+							format_type_be(typ->typoid))));
+		typ->tcache = typentry;
+		typ->tupdesc_id = typentry->tupDesc_identifier;
+	}
+	rec->rectypeid = typ->typoid;
 }
 
 /*
@@ -797,6 +901,7 @@ pln_rec_set_tuple(PlnExecState *estate, PlnRec *rec,
 	if (rec->rectypeid != RECORDOID)
 	{
 		/* a declared row type: fields are assigned one by one */
+		rec_revalidate_type(rec);
 		newerh = make_expanded_record_from_typeid(rec->rectypeid, -1,
 												  estate->datum_context);
 		if (tup != NULL)
@@ -865,7 +970,7 @@ exec_move_row(PlnExecState *estate, PlnVariable *target,
 		PlnRec	   *rec = (PlnRec *) target;
 
 		if (tupdesc == NULL)
-			pln_rec_set_null(estate, rec);
+			pln_rec_assign_null(estate, rec);
 		else
 			pln_rec_set_tuple(estate, rec, tup, tupdesc);
 		return;
@@ -942,7 +1047,14 @@ exec_cast_value_slow(PlnExecState *estate, Datum value, bool *isnull,
 		econtext->caseValue_datum = value;
 		econtext->caseValue_isNull = *isnull;
 
-		value = ExecEvalExpr(cast->cast_exprstate, econtext, isnull);
+		if (cast->cast_exprstate_is_kept)
+			value = ExecEvalExpr(cast->cast_exprstate, econtext, isnull);
+		else
+		{
+			cast->cast_in_use = true;
+			value = ExecEvalExpr(cast->cast_exprstate, econtext, isnull);
+			cast->cast_in_use = false;
+		}
 
 		MemoryContextSwitchTo(oldcontext);
 	}
@@ -1063,6 +1175,7 @@ get_cast_entry(PlnExecState *estate,
 		entry->cast_exprstate = NULL;
 		entry->cast_exprstate_is_kept = false;
 		entry->cast_lxid = InvalidLocalTransactionId;
+		entry->cast_in_use = false;
 		if (cast_expr != NULL)
 			entry->cast_is_pure = pln_expr_tree_is_pure((Node *) cast_expr,
 														 NULL);
@@ -1084,13 +1197,14 @@ get_cast_entry(PlnExecState *estate,
 		entry->cast_exprstate_is_kept = true;
 		MemoryContextSwitchTo(oldcontext);
 	}
-	else if (entry->cast_lxid != curlxid)
+	else if (entry->cast_lxid != curlxid || entry->cast_in_use)
 	{
 		MemoryContext oldcontext;
 
 		oldcontext = MemoryContextSwitchTo(pln_transaction_eval_context());
 		entry->cast_exprstate = ExecInitExpr(entry->cast_expr, NULL);
 		entry->cast_lxid = curlxid;
+		entry->cast_in_use = false;
 		MemoryContextSwitchTo(oldcontext);
 	}
 

@@ -130,6 +130,9 @@ compile_or_look_up(FunctionCallInfo fcinfo, bool forValidator)
 	PlnFunction *function;
 	PlnFuncKey	hashkey;
 
+	/* once per session: are the installed SQL objects ours? */
+	pln_check_sql_version();
+
 	procTup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcOid));
 	if (!HeapTupleIsValid(procTup))
 		elog(ERROR, "cache lookup failed for function %u", funcOid);
@@ -511,6 +514,7 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 					 errmsg("PL/nimble functions cannot return type %s",
 							format_type_be(rettype))));
 		function->fn_retistuple = type_is_rowtype(rettype);
+		function->fn_retisdomain = (typtype == TYPTYPE_DOMAIN);
 		get_typlenbyval(rettype, &function->fn_rettyplen,
 						&function->fn_retbyval);
 	}
@@ -794,6 +798,26 @@ pln_build_datatype(Oid typeOid, int32 typmod, Oid collation,
 			 type_is_rowtype(typeOid))
 		typ->is_composite = true;
 
+	/* a named row type: remember what to check it against at run time */
+	if (typ->is_composite && typeOid != RECORDOID)
+	{
+		TypeCacheEntry *typentry;
+
+		typentry = lookup_type_cache(typeOid, TYPECACHE_TUPDESC |
+									 TYPECACHE_DOMAIN_BASE_INFO);
+		if (typentry->typtype == TYPTYPE_DOMAIN)
+			typentry = lookup_type_cache(typentry->domainBaseType,
+										 TYPECACHE_TUPDESC);
+		if (typentry->tupDesc == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+					 errmsg("type %s is not composite",
+							format_type_be(typeOid))));
+		typ->origtypname = origtypname ? copyObject(origtypname) : NULL;
+		typ->tcache = typentry;
+		typ->tupdesc_id = typentry->tupDesc_identifier;
+	}
+
 	ReleaseSysCache(typeTup);
 	return typ;
 }
@@ -817,6 +841,7 @@ pln_build_variable(const char *refname, int lineno, PlnType *dtype,
 		rec->refname = pstrdup(refname);
 		rec->lineno = lineno;
 		rec->rectypeid = dtype->typoid;
+		rec->datatype = dtype;
 		rec->erh = NULL;
 		pln_add_datum((PlnDatum *) rec);
 		if (add2namespace)
@@ -1252,9 +1277,17 @@ compute_function_hashkey(FunctionCallInfo fcinfo, Form_pg_proc procStruct,
 	{
 		Oid			argtype = procStruct->proargtypes.values[i];
 
+		/*
+		 * The validator compiles with stand-ins for polymorphic types, and
+		 * its key says so: otherwise a call whose actual type is itself a
+		 * pseudo-type (a column of type anyarray passed to an anyarray
+		 * argument) would find that compilation and run with the stand-in
+		 * instead of failing to compile.
+		 */
+		if (forValidator)
+			argtype = validator_standin_type(argtype);
 		/* a record argument compiles once per row type passed to it */
-		if (!forValidator &&
-			(IsPolymorphicType(argtype) || argtype == RECORDOID))
+		else if (IsPolymorphicType(argtype) || argtype == RECORDOID)
 		{
 			Oid			actual = get_fn_expr_argtype(fcinfo->flinfo, i);
 

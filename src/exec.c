@@ -131,7 +131,7 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 				PlnRec	   *rec = (PlnRec *) datum;
 
 				if (fcinfo->args[i].isnull)
-					pln_rec_set_null(&estate, rec);
+					pln_rec_assign_null(&estate, rec);
 				else
 				{
 					HeapTupleData tmptup;
@@ -201,11 +201,29 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 		estate.err_text = "during function exit";
 		estate.retval = pln_trigger_result(&estate, fcinfo);
 	}
+	else if (func->fn_rettype == VOIDOID)
+	{
+		/* a void result is a value, not NULL (count(f()) counts it) */
+		if (fcinfo != NULL)
+			fcinfo->isnull = false;
+	}
 	else if (fcinfo != NULL)
 	{
 		fcinfo->isnull = estate.retisnull;
-		if (!estate.retisnull && func->fn_rettype != VOIDOID)
+		if (!estate.retisnull)
 			estate.retval = cast_return_value(&estate, fcinfo);
+		else if (func->fn_retisdomain && estate.rettype != func->fn_rettype)
+		{
+			/*
+			 * A NULL needs no conversion, but the domain may reject it
+			 * (unless it is a value of the domain already).
+			 */
+			MemoryContext oldcontext;
+
+			oldcontext = MemoryContextSwitchTo(estate.eval_econtext->ecxt_per_tuple_memory);
+			domain_check((Datum) 0, true, func->fn_rettype, NULL, NULL);
+			MemoryContextSwitchTo(oldcontext);
+		}
 	}
 
 	estate.err_text = "during function exit";
@@ -638,30 +656,42 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 		estate->portal_snapshot_ensured = false;
 	}
 
+	/*
+	 * Statements that run statements of their own are where the executor
+	 * recurses, however deeply the body nests them: there the stack is
+	 * checked (once per statement, not per iteration of a loop).
+	 */
 	switch (stmt->cmd_type)
 	{
 		case PLN_STMT_BLOCK:
+			check_stack_depth();
 			rc = exec_stmt_block(estate, (PlnStmtBlock *) stmt);
 			break;
 		case PLN_STMT_ASSIGN:
 			rc = exec_stmt_assign(estate, (PlnStmtAssign *) stmt);
 			break;
 		case PLN_STMT_IF:
+			check_stack_depth();
 			rc = exec_stmt_if(estate, (PlnStmtIf *) stmt);
 			break;
 		case PLN_STMT_CASE:
+			check_stack_depth();
 			rc = exec_stmt_case(estate, (PlnStmtCase *) stmt);
 			break;
 		case PLN_STMT_LOOP:
+			check_stack_depth();
 			rc = exec_stmt_loop(estate, (PlnStmtLoop *) stmt);
 			break;
 		case PLN_STMT_WHILE:
+			check_stack_depth();
 			rc = exec_stmt_while(estate, (PlnStmtWhile *) stmt);
 			break;
 		case PLN_STMT_FORI:
+			check_stack_depth();
 			rc = exec_stmt_fori(estate, (PlnStmtForI *) stmt);
 			break;
 		case PLN_STMT_FORS:
+			check_stack_depth();
 			rc = exec_stmt_fors(estate, (PlnStmtForS *) stmt);
 			break;
 		case PLN_STMT_EXIT:
@@ -689,6 +719,7 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 			rc = exec_stmt_dynexecute(estate, (PlnStmtDynExecute *) stmt);
 			break;
 		case PLN_STMT_DYNFORS:
+			check_stack_depth();
 			rc = exec_stmt_dynfors(estate, (PlnStmtDynForS *) stmt);
 			break;
 		case PLN_STMT_OPEN:
@@ -701,6 +732,7 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 			rc = exec_stmt_close(estate, (PlnStmtClose *) stmt);
 			break;
 		case PLN_STMT_FORC:
+			check_stack_depth();
 			rc = exec_stmt_forc(estate, (PlnStmtForC *) stmt);
 			break;
 		case PLN_STMT_RETURN_NEXT:
@@ -710,6 +742,7 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 			rc = exec_stmt_return_query(estate, (PlnStmtReturnQuery *) stmt);
 			break;
 		case PLN_STMT_FOREACH_A:
+			check_stack_depth();
 			rc = exec_stmt_foreach_a(estate, (PlnStmtForeachA *) stmt);
 			break;
 		case PLN_STMT_COMMIT:
@@ -1329,6 +1362,16 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 			pln_expr_need_savepoint(estate);
 		pln_exec_datum_value(estate, retvar, &estate->rettype, &typmod,
 							 &estate->retval, &estate->retisnull);
+		/*
+		 * A scalar variable (composite ones are records) is never a row,
+		 * nor a trigger's result; checked here as PL/pgSQL does, so that
+		 * the error is the RETURN's.
+		 */
+		if (retvar->dtype == PLN_DTYPE_VAR &&
+			estate->func->fn_retistuple && !estate->retisnull)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("cannot return non-composite value from function returning composite type")));
 		return PLN_RC_RETURN;
 	}
 

@@ -137,9 +137,12 @@ exec_stmt_open(PlnExecState *estate, PlnStmtOpen *stmt)
 								   curvar->cursor_options, curname);
 	}
 
-	/* a NULL variable learns the name SPI chose */
+	/* a NULL variable learns the name SPI chose, if it may be changed */
 	if (curname == NULL)
+	{
+		pln_check_assignable(estate, stmt->curvar);
 		assign_text_var(estate, curvar, portal->name);
+	}
 
 	exec_eval_cleanup(estate);
 	return PLN_RC_OK;
@@ -226,7 +229,10 @@ exec_stmt_forc(PlnExecState *estate, PlnStmtForC *stmt)
 	portal = open_query_cursor(estate, curvar->cursor_explicit_expr,
 							   curvar->cursor_options, curname);
 	if (curname == NULL)
+	{
+		pln_check_assignable(estate, stmt->curvar);
 		assign_text_var(estate, curvar, portal->name);
+	}
 	exec_eval_cleanup(estate);
 
 	rc = exec_for_query_loop(estate, portal,

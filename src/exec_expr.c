@@ -987,6 +987,7 @@ exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 	LocalTransactionId curlxid = MyProc->lxid;
 	int			level = estate->recursion_level;
 	ExprState  *state;
+	int			generation;
 	MemoryContext oldcontext;
 	ErrorContextCallback errcallback;
 
@@ -1033,12 +1034,26 @@ exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 		expr->simple_nested_states[level] = state;
 	}
 
+	/*
+	 * The level's state is taken out while it runs: if an error ends the
+	 * evaluation, it may be left half way through running something (an
+	 * SQL function's query, holding a snapshot of a subtransaction that is
+	 * rolled back later), and the next evaluation at this level builds a
+	 * fresh one instead.
+	 */
+	generation = expr->simple_nested_generation;
+	expr->simple_nested_states[level] = NULL;
 	errcallback.callback = nested_expr_error_callback;
 	errcallback.arg = expr;
 	errcallback.previous = error_context_stack;
 	error_context_stack = &errcallback;
 	*result = run_simple_expr_state(estate, expr, state, false, isNull);
 	error_context_stack = errcallback.previous;
+	/* (unless a deeper level started the states afresh meanwhile) */
+	if (expr->simple_nested_generation == generation &&
+		level < expr->simple_nested_count &&
+		expr->simple_nested_states[level] == NULL)
+		expr->simple_nested_states[level] = state;
 
 	*rettype = expr->simple_type;
 	*rettypmod = expr->simple_typmod;

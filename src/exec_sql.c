@@ -214,14 +214,9 @@ make_call_target(PlnExecState *estate, PlnExpr *expr)
 		if (IsA(arg, Param) && ((Param *) arg)->paramkind == PARAM_EXTERN)
 		{
 			int			dno = ((Param *) arg)->paramid - 1;
-			PlnDatum   *datum = estate->datums[dno];
 
-			if ((datum->dtype == PLN_DTYPE_VAR || datum->dtype == PLN_DTYPE_REC) &&
-				((PlnVariable *) datum)->isconst)
-				ereport(ERROR,
-						(errcode(ERRCODE_ERROR_IN_ASSIGNMENT),
-						 errmsg("variable \"%s\" is declared CONSTANT",
-								((PlnVariable *) datum)->refname)));
+			/* (the grammar cannot tell which arguments are written) */
+			pln_check_assignable(estate, dno);
 			row->varnos[row->nfields++] = dno;
 		}
 		else if (argnames && argnames[i] && argnames[i][0])
@@ -242,12 +237,7 @@ make_call_target(PlnExecState *estate, PlnExpr *expr)
 static void
 store_call_results(PlnExecState *estate, PlnStmtExecSql *stmt)
 {
-	if (!stmt->call_target_set)
-	{
-		stmt->call_target = make_call_target(estate, stmt->sqlstmt);
-		stmt->call_target_set = true;
-	}
-
+	Assert(stmt->call_target_set);
 	if (SPI_processed > 1)
 		elog(ERROR, "procedure call returned more than one row");
 	if (SPI_processed == 1 && stmt->call_target != NULL)
@@ -298,6 +288,17 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 	if (stmt->is_call)
 	{
 		SPIExecuteOptions options;
+
+		/*
+		 * The variables the output arguments go to, checked before the
+		 * procedure runs: an argument that cannot be written to is an
+		 * error of this statement, not of the procedure's.
+		 */
+		if (!stmt->is_do && !stmt->call_target_set)
+		{
+			stmt->call_target = make_call_target(estate, expr);
+			stmt->call_target_set = true;
+		}
 
 		/* a procedure called from a procedure may control transactions */
 		memset(&options, 0, sizeof(options));

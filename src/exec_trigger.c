@@ -106,6 +106,20 @@ trigger_argv(Trigger *trigger, bool *isnull)
 											  TEXTOID, -1, false, 'i'));
 }
 
+/* Set the stored generated columns of a record of the table's shape NULL */
+static void
+null_generated_columns(PlnRec *rec, TupleDesc tupdesc)
+{
+	int			i;
+
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		if (TupleDescAttr(tupdesc, i)->attgenerated == ATTRIBUTE_GENERATED_STORED)
+			expanded_record_set_field_internal(rec->erh, i + 1, (Datum) 0,
+											   true, false, false);
+	}
+}
+
 /* Fill NEW, OLD and the TG_ variables of a DML trigger call */
 static void
 setup_dml_trigger(PlnExecState *estate, TriggerData *trigdata)
@@ -138,6 +152,16 @@ setup_dml_trigger(PlnExecState *estate, TriggerData *trigdata)
 		{
 			pln_rec_set_tuple(estate, rec_new, trigdata->tg_newtuple, tupdesc);
 			pln_rec_set_tuple(estate, rec_old, trigdata->tg_trigtuple, tupdesc);
+
+			/*
+			 * Before the update, stored generated columns are not computed
+			 * yet: NEW shows them NULL, not the old value (nor one an
+			 * earlier trigger stored), as in PL/pgSQL.  (An inserted row
+			 * has them NULL already.)
+			 */
+			if (TRIGGER_FIRED_BEFORE(event) && tupdesc->constr != NULL &&
+				tupdesc->constr->has_generated_stored)
+				null_generated_columns(rec_new, tupdesc);
 		}
 		else if (TRIGGER_FIRED_BY_DELETE(event))
 			pln_rec_set_tuple(estate, rec_old, trigdata->tg_trigtuple, tupdesc);
@@ -237,6 +261,15 @@ pln_trigger_result(PlnExecState *estate, FunctionCallInfo fcinfo)
 		return PointerGetDatum(NULL);
 
 	/*
+	 * The type first: only a composite value may be looked at as a pointer
+	 * (an int or "char" variable is passed by value).
+	 */
+	if (!type_is_rowtype(estate->rettype))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot return non-composite value from function returning composite type")));
+
+	/*
 	 * The usual case, RETURN NEW or another record variable: take the
 	 * tuple from the expanded record, which saves flattening it first.
 	 */
@@ -255,11 +288,6 @@ pln_trigger_result(PlnExecState *estate, FunctionCallInfo fcinfo)
 	}
 	else
 	{
-		if (!type_is_rowtype(estate->rettype))
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("cannot return non-composite value from function returning composite type")));
-
 		retdesc = pln_composite_as_tuple(estate->retval, &tmptup);
 
 		map = trigger_result_map(retdesc, reldesc);

@@ -30,6 +30,8 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -307,6 +309,8 @@ analyse_stmts(SavepointPlan *sp, List *stmts)
 {
 	ListCell   *lc;
 
+	check_stack_depth();
+
 	foreach(lc, stmts)
 	{
 		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
@@ -326,6 +330,8 @@ static PlnStmt *
 first_impure_stmt(SavepointPlan *sp, List *stmts)
 {
 	ListCell   *lc;
+
+	check_stack_depth();
 
 	foreach(lc, stmts)
 	{
@@ -396,6 +402,8 @@ static void
 show_stmts(SavepointPlan *sp, List *stmts, int depth)
 {
 	ListCell   *lc;
+
+	check_stack_depth();
 
 	foreach(lc, stmts)
 	{
@@ -469,6 +477,15 @@ plnimble_savepoint_plan(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("function %s is not run by %s",
 						format_procedure(funcoid), PLN_LANG_TITLE)));
+
+	/* planning may run the function's immutable parts: as a call would */
+	if (pg_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&
+		!pg_proc_ownercheck(funcoid, GetUserId()))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for function %s",
+						format_procedure(funcoid)),
+				 errdetail("plnimble_savepoint_plan() needs EXECUTE on the function, or its ownership, as calling it would.")));
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 

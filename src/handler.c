@@ -324,6 +324,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 	if ((rc = SPI_connect_ext(codeblock->atomic ? 0 : SPI_OPT_NONATOMIC)) != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
 
+	pln_check_sql_version();
 	func = pln_compile_inline(codeblock->source_text);
 
 	MemSet(fake_fcinfo, 0, SizeForFunctionCallInfo(0));

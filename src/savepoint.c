@@ -47,7 +47,14 @@
 
 #include "plnimble.h"
 
-static MemoryContext caught_error_context(void);
+/* The memory for the errors caught at one handler depth (see below) */
+typedef struct CaughtErrorMemory
+{
+	MemoryContext current;		/* holds the error of that depth's handler */
+	MemoryContext spare;		/* empty, for the next catch at that depth */
+} CaughtErrorMemory;
+
+static CaughtErrorMemory *caught_error_memory(void);
 
 /* this session's counters, see funcs.c */
 PlnSavepointStats pln_stats;
@@ -106,6 +113,9 @@ static bool
 stmts_may_show_error_context(List *stmts)
 {
 	ListCell   *lc;
+
+	/* (statements nest as deeply as the body says) */
+	check_stack_depth();
 
 	foreach(lc, stmts)
 	{
@@ -199,7 +209,7 @@ pln_error_context_unseen(PlnExecState *estate, int sqlerrcode)
 /*
  * Run the handler that matches the caught error, with SQLSTATE and
  * SQLERRM set and the error available to bare RAISE.  Re-throws the error
- * if no handler matches.  edata, in caught_error_context(), goes with it.
+ * if no handler matches.  edata, in caught_error_memory(), goes with it.
  */
 static pg_noinline int
 run_matching_handler(PlnExecState *estate, PlnStmtBlock *block,
@@ -229,7 +239,7 @@ run_matching_handler(PlnExecState *estate, PlnStmtBlock *block,
 	pln_handler_depth--;
 
 	estate->cur_error = save_cur_error;
-	MemoryContextReset(caught_error_context());
+	MemoryContextReset(caught_error_memory()->current);
 	return rc;
 }
 
@@ -245,51 +255,73 @@ run_matching_handler(PlnExecState *estate, PlnStmtBlock *block,
  *
  * Handlers nest (an error caught inside a handler, in the same call or in
  * a function it calls), and an inner catch must not destroy the outer
- * handler's error.  So there is one context per nesting level:
+ * handler's error.  So each nesting level has memory of its own:
  * pln_handler_depth counts the handlers running in the session, and a
- * catch at depth d uses context d, whose handler then runs at depth d + 1.
- * Blocks and calls put the depth back as it was when an error leaves a
- * handler (restore_call_state, plnimble_call_handler).  The contexts live
- * for the session: they hold at most one error each between uses, and a
- * COMMIT in a handler (allowed in a procedure) must not free the error.
- * Their first block, which a reset keeps, is large enough for a typical
- * error with its context lines, so that catching one allocates nothing
- * from the system.
+ * catch at depth d keeps the error in depth d's memory, whose handler then
+ * runs at depth d + 1.  Blocks and calls put the depth back as it was when
+ * an error leaves a handler (restore_call_state, plnimble_call_handler);
+ * a block puts it back *before* it copies the error, so that an error
+ * escaping from a handler lands in the memory of the block that catches
+ * it, not in that of the handler it left (which a later catch at that
+ * depth would free while the block's own handler still uses the error).
+ *
+ * When a block entered at depth d catches, no handler at depth d + 1 or
+ * deeper is running any more, so what depth d's memory still holds (an
+ * error whose handler failed, in this call or in one that has returned)
+ * is dead, and goes: a depth never keeps more than one error, however many
+ * handlers end in an error.  It cannot go before the copy, though: the
+ * error being caught may be one of those dead errors re-thrown (a bare
+ * RAISE), and ReThrowError leaves the file and function names pointing
+ * into the old copy.  So each depth has two contexts: the new error is
+ * copied into the spare one, then the old one is reset and becomes the
+ * spare.
+ *
+ * The contexts live for the session: a COMMIT in a handler (allowed in a
+ * procedure) must not free the error.  Their first block, which a reset
+ * keeps, is large enough for a typical error with its context lines, so
+ * that catching one allocates nothing from the system.
  * ----------
  */
 int			pln_handler_depth = 0;
 
-static MemoryContext *caught_error_contexts = NULL;
-static int	n_caught_error_contexts = 0;
+static CaughtErrorMemory *caught_errors = NULL;
+static int	n_caught_errors = 0;
 
-static MemoryContext
-caught_error_context(void)
+/* The memory of the current handler depth, created on first use */
+static CaughtErrorMemory *
+caught_error_memory(void)
 {
 	int			depth = pln_handler_depth;
+	CaughtErrorMemory *mem;
 
-	if (unlikely(depth >= n_caught_error_contexts))
+	if (unlikely(depth >= n_caught_errors))
 	{
 		int			newsize = Max(8, depth * 2);
 
-		if (caught_error_contexts == NULL)
-			caught_error_contexts =
+		if (caught_errors == NULL)
+			caught_errors =
 				MemoryContextAllocZero(TopMemoryContext,
-									   sizeof(MemoryContext) * newsize);
+									   sizeof(CaughtErrorMemory) * newsize);
 		else
 		{
-			caught_error_contexts =
-				repalloc(caught_error_contexts, sizeof(MemoryContext) * newsize);
-			memset(caught_error_contexts + n_caught_error_contexts, 0,
-				   sizeof(MemoryContext) * (newsize - n_caught_error_contexts));
+			caught_errors =
+				repalloc(caught_errors, sizeof(CaughtErrorMemory) * newsize);
+			memset(caught_errors + n_caught_errors, 0,
+				   sizeof(CaughtErrorMemory) * (newsize - n_caught_errors));
 		}
-		n_caught_error_contexts = newsize;
+		n_caught_errors = newsize;
 	}
-	if (unlikely(caught_error_contexts[depth] == NULL))
-		caught_error_contexts[depth] =
-			AllocSetContextCreate(TopMemoryContext,
-								  "PL/nimble caught error",
-								  ALLOCSET_DEFAULT_SIZES);
-	return caught_error_contexts[depth];
+	mem = &caught_errors[depth];
+	if (unlikely(mem->current == NULL))
+	{
+		mem->current = AllocSetContextCreate(TopMemoryContext,
+											 "PL/nimble caught error",
+											 ALLOCSET_DEFAULT_SIZES);
+		mem->spare = AllocSetContextCreate(TopMemoryContext,
+										   "PL/nimble caught error",
+										   ALLOCSET_DEFAULT_SIZES);
+	}
+	return mem;
 }
 
 /*
@@ -339,8 +371,8 @@ pln_materialize_savepoints(PlnExecState *estate)
  * entered, no simple expression marked as being evaluated, and empty
  * scratch memory.  (No statement keeps anything in the statement context
  * while statements nested in it run, so it can be reset here.)  A failed simple
- * expression may be used again in this transaction (PL/pgSQL instead
- * sends it through SPI from then on).
+ * expression may be used again in this transaction, with a fresh state
+ * unless it is pure (PL/pgSQL instead sends it through SPI from then on).
  */
 static void
 restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
@@ -350,7 +382,17 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 	pln_validity_epoch++;
 	if (estate->simple_expr_running)
 	{
-		estate->simple_expr_running->simple_in_use = false;
+		PlnExpr    *expr = estate->simple_expr_running;
+
+		expr->simple_in_use = false;
+
+		/*
+		 * Only a pure state is sure to hold nothing between evaluations;
+		 * any other may be left half way through what the error
+		 * interrupted, so it is built afresh at its next use.
+		 */
+		if (expr->purity != PLN_PURITY_PURE)
+			expr->simple_state_lxid = InvalidLocalTransactionId;
 		estate->simple_expr_running = NULL;
 	}
 	/* the block was the running statement when it was entered */
@@ -363,6 +405,30 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 	exec_eval_cleanup(estate);
 	if (estate->stmt_mcontext != NULL)
 		MemoryContextReset(estate->stmt_mcontext);
+}
+
+/*
+ * Take the error being handled out of the error system into the caught
+ * error memory of the current handler depth, which must already be the
+ * depth of the block that catches it.  The error that memory held before
+ * is one whose handler is no longer running; it is freed once the new one
+ * is copied (see "Memory for caught errors").
+ */
+static ErrorData *
+copy_caught_error(void)
+{
+	CaughtErrorMemory *mem = caught_error_memory();
+	MemoryContext old = mem->current;
+	ErrorData  *edata;
+
+	MemoryContextSwitchTo(mem->spare);
+	edata = CopyErrorData();
+	FlushErrorState();
+
+	MemoryContextReset(old);
+	mem->current = mem->spare;
+	mem->spare = old;
+	return edata;
 }
 
 /*
@@ -381,9 +447,7 @@ catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
 	if (find_handler(block, geterrcode()) == NULL)
 		PG_RE_THROW();
 
-	MemoryContextSwitchTo(caught_error_context());
-	edata = CopyErrorData();
-	FlushErrorState();
+	edata = copy_caught_error();
 	MemoryContextSwitchTo(frame->entry_context);
 
 	pln_stats.errors_caught_lazy++;
@@ -402,10 +466,14 @@ catch_with_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 
 	estate->err_text = "during exception cleanup";
 
-	/* keep the error data in memory that survives the rollback */
-	MemoryContextSwitchTo(caught_error_context());
-	edata = CopyErrorData();
-	FlushErrorState();
+	/*
+	 * The handlers that ran inside the block are over: the error belongs
+	 * to the depth the block was entered at, and goes into that depth's
+	 * memory, which survives the rollback.
+	 */
+	estate->cur_error = frame->entry_cur_error;
+	pln_handler_depth = frame->entry_handler_depth;
+	edata = copy_caught_error();
 
 	RollbackAndReleaseCurrentSubTransaction();
 	CurrentResourceOwner = frame->outer_owner;

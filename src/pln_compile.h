@@ -1,0 +1,124 @@
+/*-------------------------------------------------------------------------
+ *
+ * pln_compile.h
+ *	  The front end of PL/nimble: scanner, grammar, compiler and function
+ *	  cache, namespace, condition names.
+ *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PLN_COMPILE_H
+#define PLN_COMPILE_H
+
+#include "pln_tree.h"
+
+/* ----------
+ * Scanner and grammar (grammar/)
+ * ----------
+ */
+typedef enum PlnIdentifierLookup
+{
+	PLN_LOOKUP_NORMAL,			/* look up variables */
+	PLN_LOOKUP_DECLARE,			/* in DECLARE: names are new */
+	PLN_LOOKUP_EXPR				/* inside SQL text: the core parser decides */
+} PlnIdentifierLookup;
+
+/* A word, possibly quoted */
+typedef struct PlnWord
+{
+	char	   *ident;
+	bool		quoted;
+} PlnWord;
+
+/* A compound word a.b or a.b.c */
+typedef struct PlnCWord
+{
+	List	   *idents;			/* List of String */
+} PlnCWord;
+
+/* A reference to a variable, as found by the scanner */
+typedef struct PlnWDatum
+{
+	PlnDatum   *datum;
+	char	   *ident;			/* the first word, if single */
+	bool		quoted;
+	List	   *idents;			/* all words if compound */
+} PlnWDatum;
+
+extern PlnIdentifierLookup pln_IdentifierLookup;
+
+extern void pln_scanner_init(const char *str);
+extern void pln_scanner_finish(void);
+extern int	pln_yylex(void);
+extern int	pln_token_length(void);
+extern void pln_push_back_token(int token);
+extern int	pln_peek(void);
+extern bool pln_token_is_unreserved_keyword(int token);
+extern int	pln_location_to_lineno(int location);
+extern int	pln_latest_lineno(void);
+extern int	pln_scanner_errposition(int location);
+extern void pln_append_source_text(StringInfo buf, int startlocation,
+								   int endlocation);
+extern const char *pln_scanner_text(void);
+extern void pln_yyerror(const char *message) pg_attribute_noreturn();
+extern int	pln_yyparse(void);
+extern PlnStmtBlock *pln_parse_result;
+extern PlnType *pln_parse_datatype(const char *string, int location);
+
+/* ----------
+ * Compiler and function cache (compile.c)
+ * ----------
+ */
+extern bool pln_check_syntax;
+extern bool pln_DumpExecTree;
+extern PlnFunction *pln_curr_compile;
+extern char *pln_error_funcname;
+extern MemoryContext pln_compile_tmp_cxt;
+
+extern PlnFunction *pln_compile(FunctionCallInfo fcinfo, bool forValidator);
+extern PlnFunction *pln_compile_inline(char *proc_source);
+extern void pln_parser_setup(struct ParseState *pstate, PlnExpr *expr);
+extern PlnType *pln_build_datatype(Oid typeOid, int32 typmod,
+								   Oid collation, TypeName *origtypname);
+extern PlnVariable *pln_build_variable(const char *refname, int lineno,
+									   PlnType *dtype, bool add2namespace);
+extern PlnRecField *pln_build_recfield(PlnRec *rec, const char *fldname);
+extern int	pln_add_datum(PlnDatum *datum);
+extern int	pln_next_stmtid(void);
+extern void pln_free_function_memory(PlnFunction *func);
+extern void pln_proc_inval_callback(Datum arg, int cacheid, uint32 hashvalue);
+
+/* word lookup, used by the scanner */
+extern bool pln_parse_word(char *word1, const char *yytxt, bool lookup,
+						   PlnWDatum *wdatum, PlnWord *word);
+extern bool pln_parse_dblword(char *word1, char *word2,
+							  PlnWDatum *wdatum, PlnCWord *cword);
+extern bool pln_parse_tripword(char *word1, char *word2, char *word3,
+							   PlnWDatum *wdatum, PlnCWord *cword);
+
+/* ----------
+ * Namespace (namespace.c)
+ * ----------
+ */
+extern void pln_ns_init(void);
+extern void pln_ns_push(const char *label, PlnLabelType label_type);
+extern void pln_ns_pop(void);
+extern PlnNsItem *pln_ns_top(void);
+extern void pln_ns_additem(PlnNsType itemtype, int itemno, const char *name);
+extern PlnNsItem *pln_ns_lookup(PlnNsItem *ns_cur, bool localmode,
+								const char *name1, const char *name2,
+								const char *name3, int *names_used);
+extern PlnNsItem *pln_ns_lookup_label(PlnNsItem *ns_cur, const char *name);
+extern PlnNsItem *pln_ns_find_nearest_loop(PlnNsItem *ns_cur);
+
+/* ----------
+ * Condition names (conditions.c)
+ * ----------
+ */
+extern int	pln_recognize_err_condition(const char *condname,
+										bool allow_sqlstate);
+extern PlnCondition *pln_parse_err_condition(char *condname);
+
+#endif							/* PLN_COMPILE_H */

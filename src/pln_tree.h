@@ -1,0 +1,761 @@
+/*-------------------------------------------------------------------------
+ *
+ * pln_tree.h
+ *	  The compiled-function tree of PL/nimble.
+ *
+ * The grammar (grammar/gram.y) and the compiler (compile.c) build it, the
+ * executor walks it.  Everything in a compiled function (PlnFunction and
+ * all it points to) lives in the function's own memory context, fn_cxt,
+ * and survives across transactions until the function is recompiled.
+ *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PLN_TREE_H
+#define PLN_TREE_H
+
+#include "access/htup.h"
+#include "access/tupdesc.h"
+#include "executor/spi.h"
+#include "nodes/bitmapset.h"
+#include "nodes/execnodes.h"
+#include "parser/parser.h"
+#include "utils/expandedrecord.h"
+#include "utils/plancache.h"
+
+/* ----------
+ * Datums: the variables of a function, numbered by dno
+ * ----------
+ */
+typedef enum PlnDatumType
+{
+	PLN_DTYPE_VAR,				/* scalar variable */
+	PLN_DTYPE_ROW,				/* fixed list of variables (INTO a, b) */
+	PLN_DTYPE_REC,				/* record variable of any row shape */
+	PLN_DTYPE_RECFIELD			/* field of a record variable */
+} PlnDatumType;
+
+/* A resolved data type, as needed to store and convert values */
+typedef struct PlnType
+{
+	char	   *typname;		/* for messages */
+	Oid			typoid;
+	int32		atttypmod;
+	Oid			collation;
+	int16		typlen;
+	bool		typbyval;
+	char		typtype;		/* 'b', 'c', 'd', 'e', 'p', 'r', 'm' */
+	bool		is_composite;	/* row type or RECORD: stored in a PlnRec */
+	bool		typisarray;		/* an array (or a domain over one): kept
+								 * as an expanded array */
+
+	/*
+	 * For a named composite type (or a domain over one): the name it was
+	 * declared with, if any, and the type cache entry of the row type with
+	 * the identifier of its tuple descriptor when last checked.  When the
+	 * type changes (is dropped and created again, say), the name is looked
+	 * up again at the next use (see rec_revalidate_type in assign.c).
+	 */
+	TypeName   *origtypname;
+	struct TypeCacheEntry *tcache;
+	uint64		tupdesc_id;
+} PlnType;
+
+/* Fields common to every datum */
+typedef struct PlnDatum
+{
+	PlnDatumType dtype;
+	int			dno;
+} PlnDatum;
+
+/* Fields common to the datums that can be named in the namespace */
+typedef struct PlnVariable
+{
+	PlnDatumType dtype;
+	int			dno;
+	char	   *refname;
+	int			lineno;
+	bool		isconst;
+	bool		notnull;
+	struct PlnExpr *default_val;
+} PlnVariable;
+
+typedef struct PlnVar
+{
+	PlnDatumType dtype;
+	int			dno;
+	char	   *refname;
+	int			lineno;
+	bool		isconst;
+	bool		notnull;
+	struct PlnExpr *default_val;
+
+	PlnType    *datatype;
+
+	/* a bound cursor (name CURSOR [(args)] FOR query): its query, the row
+	 * of its argument variables (or -1) and its scroll options */
+	struct PlnExpr *cursor_explicit_expr;
+	int			cursor_explicit_argrow;
+	int			cursor_options;
+
+	/* run-time value; freeval says whether value is ours to pfree */
+	Datum		value;
+	bool		isnull;
+	bool		freeval;
+} PlnVar;
+
+typedef struct PlnRow
+{
+	PlnDatumType dtype;
+	int			dno;
+	char	   *refname;
+	int			lineno;
+	bool		isconst;
+	bool		notnull;
+	struct PlnExpr *default_val;
+
+	int			nfields;
+	char	  **fieldnames;
+	int		   *varnos;			/* dno of each member variable */
+	TupleDesc	rowtupdesc;		/* for OUT parameters: the row's shape as
+								 * a value; NULL for INTO lists */
+} PlnRow;
+
+typedef struct PlnRec
+{
+	PlnDatumType dtype;
+	int			dno;
+	char	   *refname;
+	int			lineno;
+	bool		isconst;
+	bool		notnull;
+	struct PlnExpr *default_val;
+
+	Oid			rectypeid;		/* RECORDOID, or a named composite type */
+	PlnType    *datatype;		/* its description, shared by all calls */
+
+	/*
+	 * Run-time value: an expanded record (NULL when never assigned).  The
+	 * expanded record lives in a context of its own, child of the call's
+	 * datum context, so replacing it frees the old one.
+	 */
+	ExpandedRecordHeader *erh;
+} PlnRec;
+
+typedef struct PlnRecField
+{
+	PlnDatumType dtype;
+	int			dno;
+	char	   *fieldname;
+	int			recparentno;	/* dno of the record */
+	/* lookup cache, valid while the record's tupdesc id is unchanged */
+	uint64		rectupdescid;
+	ExpandedRecordFieldInfo finfo;
+} PlnRecField;
+
+/* ----------
+ * Namespace: names visible at a point of the function text
+ * ----------
+ */
+typedef enum PlnNsType
+{
+	PLN_NS_LABEL,				/* block or loop label (may be unnamed) */
+	PLN_NS_VAR,					/* a PlnVar */
+	PLN_NS_REC,					/* a PlnRec */
+	PLN_NS_ROW					/* a PlnRow */
+} PlnNsType;
+
+typedef enum PlnLabelType
+{
+	PLN_LABEL_BLOCK,
+	PLN_LABEL_LOOP,
+	PLN_LABEL_OTHER				/* the function's outer label */
+} PlnLabelType;
+
+typedef struct PlnNsItem
+{
+	PlnNsType	itemtype;
+	int			itemno;			/* dno, or PlnLabelType for labels */
+	struct PlnNsItem *prev;		/* previous item, innermost first */
+	char		name[FLEXIBLE_ARRAY_MEMBER];
+} PlnNsItem;
+
+/* #variable_conflict settings */
+typedef enum PlnResolveOption
+{
+	PLN_RESOLVE_ERROR,
+	PLN_RESOLVE_VARIABLE,
+	PLN_RESOLVE_COLUMN
+} PlnResolveOption;
+
+/* ----------
+ * Expressions and SQL statement texts
+ * ----------
+ */
+typedef enum PlnPurity
+{
+	PLN_PURITY_UNKNOWN = 0,		/* not analysed yet (treated as impure) */
+	PLN_PURITY_PURE,			/* computes only; see purity.c */
+	PLN_PURITY_IMPURE
+} PlnPurity;
+
+typedef struct PlnExpr
+{
+	char	   *query;			/* text given to the SQL parser */
+	RawParseMode parseMode;
+	int			location;		/* byte offset of query in the body */
+	SPIPlanPtr	plan;			/* prepared plan, or NULL */
+	Bitmapset  *paramnos;		/* dnos referenced, set while parsing */
+	struct PlnFunction *func;	/* owning function */
+	PlnNsItem  *ns;				/* names visible to the expression */
+	int			target_param;	/* dno assigned by an assignment, or -1 */
+	int			rw_param_dno;	/* 1 + dno of the variable the simple
+								 * expression may change in place, or 0 */
+
+	/* simple-expression evaluation state, see exec_expr.c */
+	Expr	   *simple_expr;	/* NULL if not simple */
+	Oid			simple_type;
+	int32		simple_typmod;
+	bool		simple_is_param;	/* expression is just a variable */
+	bool		simple_needs_snapshot;	/* calls a volatile or stable
+										 * function that may read tables
+										 * (snapshots.c) */
+	bool		simple_calls_only_pure; /* pure but for reading records
+										 * (see purity.c) */
+	int			simple_param_dno;
+	CachedPlanSource *simple_plansource;
+	CachedPlan *simple_plan;	/* refcounted by the shared resowner */
+	LocalTransactionId simple_plan_lxid;
+	uint64		simple_checked_epoch;	/* pln_validity_epoch at the last
+										 * validity check of simple_plan */
+	uint64		simple_checked_sinval;	/* SharedInvalidMessageCounter then */
+	ExprState  *simple_state;	/* valid in transaction simple_state_lxid */
+	LocalTransactionId simple_state_lxid;
+	MemoryContext simple_state_cxt; /* holds a pure expression's state */
+	int			simple_state_generation;	/* of the plan it was built
+											 * from */
+	bool		simple_in_use;	/* recursion guard */
+
+	/*
+	 * States for evaluations that start while the expression is busy in
+	 * an outer recursion level, indexed by the level (see
+	 * exec_eval_simple_expr_nested); valid in transaction
+	 * simple_nested_lxid for plan generation simple_nested_generation.
+	 */
+	ExprState **simple_nested_states;
+	int			simple_nested_count;
+	LocalTransactionId simple_nested_lxid;
+	int			simple_nested_generation;
+
+	/* lazy-savepoint analysis of the current simple plan (purity.c) */
+	PlnPurity	purity;
+	int16		simple_typlen;	/* layout of simple_type */
+	bool		simple_typbyval;
+
+	/*
+	 * A data error the planner raised while folding constants (1/0), kept
+	 * to be raised again without planning again; see exec_expr.c.
+	 */
+	ErrorData  *plan_error;
+	char	   *plan_error_context;	/* its CONTEXT lines inside ours */
+	MemoryContext plan_error_cxt;	/* holds both, or NULL */
+	CachedPlanSource *plan_error_source;
+	LocalTransactionId plan_error_lxid;
+} PlnExpr;
+
+/* ----------
+ * Statements
+ * ----------
+ */
+typedef enum PlnStmtType
+{
+	PLN_STMT_BLOCK,
+	PLN_STMT_ASSIGN,
+	PLN_STMT_IF,
+	PLN_STMT_CASE,
+	PLN_STMT_LOOP,
+	PLN_STMT_WHILE,
+	PLN_STMT_FORI,
+	PLN_STMT_FORS,
+	PLN_STMT_EXIT,
+	PLN_STMT_RETURN,
+	PLN_STMT_RAISE,
+	PLN_STMT_ASSERT,
+	PLN_STMT_EXECSQL,
+	PLN_STMT_PERFORM,
+	PLN_STMT_GETDIAG,
+	PLN_STMT_DYNEXECUTE,
+	PLN_STMT_DYNFORS,
+	PLN_STMT_OPEN,
+	PLN_STMT_FETCH,
+	PLN_STMT_CLOSE,
+	PLN_STMT_FORC,
+	PLN_STMT_RETURN_NEXT,
+	PLN_STMT_RETURN_QUERY,
+	PLN_STMT_FOREACH_A,
+	PLN_STMT_COMMIT,
+	PLN_STMT_ROLLBACK
+} PlnStmtType;
+
+typedef struct PlnStmt
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;		/* 1..nstatements within the function */
+} PlnStmt;
+
+typedef struct PlnCondition
+{
+	int			sqlerrstate;	/* 0 means OTHERS */
+	char	   *condname;
+	struct PlnCondition *next;
+} PlnCondition;
+
+typedef struct PlnExceptionAction
+{
+	int			lineno;
+	PlnCondition *conditions;
+	List	   *action;			/* List of PlnStmt */
+	char		shows_context;	/* may it show the error's CONTEXT?  'y',
+								 * 'n', or 0 until worked out (savepoint.c) */
+} PlnExceptionAction;
+
+typedef struct PlnExceptionBlock
+{
+	int			sqlstate_varno;
+	int			sqlerrm_varno;
+	List	   *actions;		/* List of PlnExceptionAction */
+} PlnExceptionBlock;
+
+typedef struct PlnStmtBlock
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	List	   *body;
+	int			n_initvars;
+	int		   *initvarnos;
+	PlnExceptionBlock *exceptions;	/* NULL if no EXCEPTION clause */
+} PlnStmtBlock;
+
+typedef struct PlnStmtAssign
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	int			varno;
+	PlnExpr    *expr;
+} PlnStmtAssign;
+
+typedef struct PlnIfElsif
+{
+	int			lineno;
+	PlnExpr    *cond;
+	List	   *stmts;
+} PlnIfElsif;
+
+typedef struct PlnStmtIf
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *cond;
+	List	   *then_body;
+	List	   *elsif_list;		/* List of PlnIfElsif */
+	List	   *else_body;
+} PlnStmtIf;
+
+typedef struct PlnCaseWhen
+{
+	int			lineno;
+	PlnExpr    *expr;
+	List	   *stmts;
+} PlnCaseWhen;
+
+typedef struct PlnStmtCase
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *t_expr;			/* search expression, or NULL */
+	int			t_varno;		/* hidden variable holding its value */
+	List	   *case_when_list; /* List of PlnCaseWhen */
+	bool		have_else;
+	List	   *else_stmts;
+} PlnStmtCase;
+
+typedef struct PlnStmtLoop
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	List	   *body;
+} PlnStmtLoop;
+
+typedef struct PlnStmtWhile
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	PlnExpr    *cond;
+	List	   *body;
+} PlnStmtWhile;
+
+typedef struct PlnStmtForI
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	PlnVar	   *var;
+	PlnExpr    *lower;
+	PlnExpr    *upper;
+	PlnExpr    *step;			/* NULL means 1 */
+	bool		reverse;
+	List	   *body;
+} PlnStmtForI;
+
+typedef struct PlnStmtForS
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	PlnVariable *var;			/* loop target: a record or a row */
+	List	   *body;
+	PlnExpr    *query;
+} PlnStmtForS;
+
+typedef struct PlnStmtExit
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	bool		is_exit;		/* EXIT, or CONTINUE */
+	char	   *label;			/* NULL: innermost loop */
+	PlnExpr    *cond;
+} PlnStmtExit;
+
+typedef struct PlnStmtReturn
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *expr;
+	int			retvarno;		/* return a datum directly, or -1 */
+} PlnStmtReturn;
+
+typedef enum PlnRaiseOptionType
+{
+	PLN_RAISEOPT_ERRCODE,
+	PLN_RAISEOPT_MESSAGE,
+	PLN_RAISEOPT_DETAIL,
+	PLN_RAISEOPT_HINT,
+	PLN_RAISEOPT_COLUMN,
+	PLN_RAISEOPT_CONSTRAINT,
+	PLN_RAISEOPT_DATATYPE,
+	PLN_RAISEOPT_TABLE,
+	PLN_RAISEOPT_SCHEMA
+} PlnRaiseOptionType;
+
+typedef struct PlnRaiseOption
+{
+	PlnRaiseOptionType opt_type;
+	PlnExpr    *expr;
+} PlnRaiseOption;
+
+typedef struct PlnStmtRaise
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	int			elog_level;
+	char	   *condname;		/* after the level: a name, a SQLSTATE or NULL */
+	char	   *message;		/* format string, or NULL */
+	List	   *params;			/* PlnExpr for each % in message */
+	List	   *options;		/* PlnRaiseOption */
+} PlnStmtRaise;
+
+typedef struct PlnStmtAssert
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *cond;
+	PlnExpr    *message;
+} PlnStmtAssert;
+
+typedef struct PlnStmtExecSql
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *sqlstmt;
+	bool		mod_stmt;		/* INSERT/UPDATE/DELETE/MERGE: set at prepare */
+	bool		mod_stmt_set;
+	bool		into;			/* has an INTO clause */
+	bool		strict;
+	PlnVariable *target;		/* INTO target: a record or a row */
+	bool		is_call;		/* CALL or DO: may end the transaction */
+	bool		is_do;			/* DO, for the CONTEXT line */
+	bool		call_target_set;	/* call_target worked out yet? */
+	struct PlnRow *call_target; /* variables of CALL's output arguments */
+} PlnStmtExecSql;
+
+typedef struct PlnStmtPerform
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *expr;
+} PlnStmtPerform;
+
+/* COMMIT [AND [NO] CHAIN] and ROLLBACK [AND [NO] CHAIN] */
+typedef struct PlnStmtCommit
+{
+	PlnStmtType cmd_type;		/* PLN_STMT_COMMIT or PLN_STMT_ROLLBACK */
+	int			lineno;
+	unsigned int stmtid;
+	bool		chain;
+} PlnStmtCommit;
+
+/* FOREACH target [SLICE n] IN ARRAY expr LOOP */
+typedef struct PlnStmtForeachA
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	int			varno;			/* the target: a variable, record or row */
+	int			slice;			/* 0: elements; n: n-dimensional slices */
+	PlnExpr    *expr;
+	List	   *body;
+} PlnStmtForeachA;
+
+/* RETURN NEXT [expr]: one more row of a set-returning function */
+typedef struct PlnStmtReturnNext
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *expr;
+	int			retvarno;		/* a variable returned as is, or -1 */
+} PlnStmtReturnNext;
+
+/* RETURN QUERY query | RETURN QUERY EXECUTE string [USING ...] */
+typedef struct PlnStmtReturnQuery
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *query;
+	PlnExpr    *dynquery;
+	List	   *params;
+} PlnStmtReturnQuery;
+
+/* OPEN cursor: exactly one of query, dynquery, or the bound cursor's own */
+typedef struct PlnStmtOpen
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	int			curvar;			/* dno of the refcursor variable */
+	int			cursor_options;
+	PlnExpr    *argquery;		/* bound cursor's argument values, or NULL */
+	PlnExpr    *query;			/* OPEN ... FOR query */
+	PlnExpr    *dynquery;		/* OPEN ... FOR EXECUTE string */
+	List	   *params;			/* its USING expressions */
+} PlnStmtOpen;
+
+/* FETCH or MOVE */
+typedef struct PlnStmtFetch
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnVariable *target;		/* FETCH's INTO target; NULL for MOVE */
+	int			curvar;
+	FetchDirection direction;
+	long		how_many;		/* count, when expr is NULL */
+	PlnExpr    *expr;			/* count or position expression */
+	bool		is_move;
+	bool		returns_multiple_rows;	/* direction may cover several */
+} PlnStmtFetch;
+
+typedef struct PlnStmtClose
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	int			curvar;
+} PlnStmtClose;
+
+/* FOR rec IN bound_cursor [(args)] LOOP */
+typedef struct PlnStmtForC
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	PlnVariable *var;			/* the loop's own record variable */
+	List	   *body;
+	int			curvar;
+	PlnExpr    *argquery;
+} PlnStmtForC;
+
+/* What GET DIAGNOSTICS can ask for */
+typedef enum PlnDiagKind
+{
+	PLN_DIAG_ROW_COUNT,
+	PLN_DIAG_CONTEXT,
+	PLN_DIAG_ERROR_CONTEXT,
+	PLN_DIAG_ERROR_DETAIL,
+	PLN_DIAG_ERROR_HINT,
+	PLN_DIAG_RETURNED_SQLSTATE,
+	PLN_DIAG_COLUMN_NAME,
+	PLN_DIAG_CONSTRAINT_NAME,
+	PLN_DIAG_DATATYPE_NAME,
+	PLN_DIAG_MESSAGE_TEXT,
+	PLN_DIAG_TABLE_NAME,
+	PLN_DIAG_SCHEMA_NAME
+} PlnDiagKind;
+
+typedef struct PlnDiagItem
+{
+	PlnDiagKind kind;
+	int			target;			/* dno of the variable it is stored in */
+} PlnDiagItem;
+
+typedef struct PlnStmtGetDiag
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	bool		is_stacked;		/* STACKED: the error being handled */
+	List	   *diag_items;		/* List of PlnDiagItem */
+} PlnStmtGetDiag;
+
+/* EXECUTE string [INTO [STRICT] target] [USING expr, ...] */
+typedef struct PlnStmtDynExecute
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	PlnExpr    *query;			/* evaluates to the command text */
+	bool		into;
+	bool		strict;
+	PlnVariable *target;		/* INTO target: a record or a row */
+	List	   *params;			/* USING expressions, $1, $2, ... */
+} PlnStmtDynExecute;
+
+/* FOR target IN EXECUTE string [USING expr, ...] LOOP */
+typedef struct PlnStmtDynForS
+{
+	PlnStmtType cmd_type;
+	int			lineno;
+	unsigned int stmtid;
+	char	   *label;
+	PlnVariable *var;			/* loop target: a record or a row */
+	List	   *body;
+	PlnExpr    *query;
+	List	   *params;
+} PlnStmtDynForS;
+
+/* ----------
+ * Compiled functions and the cache key they are found by
+ * ----------
+ */
+/* The TG_ variables of trigger functions, in tg_varnos[] */
+typedef enum PlnTgVar
+{
+	PLN_TG_NAME,
+	PLN_TG_WHEN,
+	PLN_TG_LEVEL,
+	PLN_TG_OP,
+	PLN_TG_RELID,
+	PLN_TG_RELNAME,
+	PLN_TG_TABLE_NAME,
+	PLN_TG_TABLE_SCHEMA,
+	PLN_TG_NARGS,
+	PLN_TG_ARGV,
+	PLN_TG_EVENT,
+	PLN_TG_TAG,
+	PLN_TG_NVARS
+} PlnTgVar;
+
+typedef struct PlnFuncKey
+{
+	Oid			funcOid;
+	bool		isTrigger;
+	Oid			trigOid;		/* for per-trigger compilation later */
+	Oid			inputCollation;
+	Oid			argtypes[FUNC_MAX_ARGS];	/* actual types (polymorphism) */
+} PlnFuncKey;
+
+typedef struct PlnFunction
+{
+	char	   *fn_signature;	/* for CONTEXT lines */
+	Oid			fn_oid;
+	TransactionId fn_xmin;
+	ItemPointerData fn_tid;
+	PlnFuncKey *fn_hashkey;		/* NULL for DO blocks */
+	MemoryContext fn_cxt;
+	bool		fn_is_trigger;
+	char		fn_prokind;
+	Oid			fn_input_collation;
+
+	Oid			fn_rettype;
+	int16		fn_rettyplen;
+	bool		fn_retbyval;
+	bool		fn_retistuple;
+	bool		fn_retisdomain;	/* a domain: a NULL result must pass its checks */
+	bool		fn_retset;
+	bool		fn_readonly;
+
+	int			fn_nargs;
+	int			fn_argvarnos[FUNC_MAX_ARGS];
+	int			found_varno;
+	int			out_param_varno;	/* the OUT parameters: a var, a row of
+									 * several, or -1 */
+
+	/* trigger functions: NEW, OLD and the TG_ variables (-1 if none) */
+	bool		fn_is_event_trigger;
+	int			new_varno;
+	int			old_varno;
+	int			tg_varnos[PLN_TG_NVARS];
+	bool		tg_var_named[PLN_TG_NVARS]; /* may the code read it? */
+
+	PlnResolveOption resolve_option;
+	bool		print_strict_params;
+	int			extra_warnings;
+	int			extra_errors;
+
+	int			ndatums;
+	PlnDatum  **datums;
+	PlnStmtBlock *action;
+	unsigned int nstatements;
+
+	/* expressions with prepared plans, to free them on recompilation */
+	List	   *planned_exprs;
+
+	/* run-time bookkeeping */
+	Size		datum_copy_space;	/* bytes per call for datum copies, or
+									 * 0 until the first call */
+	char	   *datum_copy_image;	/* the copies as each call starts */
+	Size		datum_copy_image_size;
+	int		   *datum_copy_offset;	/* per datum: its place in the image,
+									 * or -1 when shared */
+	char	   *datum_space;	/* datum_copy_space bytes for calls that
+								 * are not recursions, or NULL */
+	uint32		fn_proc_hashvalue;	/* of its pg_proc row in the syscache */
+	bool		fn_proc_checked;	/* valid as of the row's last change */
+	unsigned long use_count;	/* calls in progress: do not free while > 0 */
+	struct PlnExecState *cur_estate;	/* innermost active call */
+} PlnFunction;
+
+#endif							/* PLN_TREE_H */

@@ -140,6 +140,7 @@ def repro_sql(prog, mode):
 NORMS = [
     (re.compile(r"PL/nimble"), "PL/pgSQL"),
     (re.compile(r"PL/NIMBLE"), "PL/PGSQL"),
+    (re.compile(r"(?<=/)nimble function\b"), "pgSQL function"),   # a substring of the name
     (re.compile(r"\bplnimble\b"), "plpgsql"),
     (re.compile(r"\bPLNIMBLE\b"), "PLPGSQL"),
     (re.compile(r"0x[0-9a-f]{6,}"), "0x?"),
@@ -587,11 +588,16 @@ def replay(args):
     with open(args.replay) as f:
         case = json.load(f)
     fz = Fuzzer(args)
+    fz.stats["programs"] = 0
     corpus = []
     if case["program"]["kind"] == "mut":
         corpus = [c for c in mutate.load_corpus(args.sqldir) if c["schema"] == case["program"]["schema"]]
     setup(fz, corpus)
     sig, o, n = fz.check(case["program"], case["mode"])
+    if args.shrink_case and sig == case["signature"]:
+        small = fz.shrink(case["program"], case["mode"], sig)
+        sig, o, n = fz.check(small, case["mode"])
+        print("shrunk, saved in %s" % fz.save(sig, small, case["mode"], o, n, shrunk=True))
     print("saved signature: %s" % case["signature"])
     print("now:             %s" % sig)
     print("\n=== PL/pgSQL\n%s\n\n=== plnimble\n%s" % (format_outcome(o), format_outcome(n)))
@@ -612,7 +618,8 @@ def main():
     ap.add_argument("--shrink-seconds", type=float, default=60)
     ap.add_argument("--shrink-tests", type=int, default=400)
     ap.add_argument("--shrink-known", action="store_true")
-    ap.add_argument("--replay")
+    ap.add_argument("--replay", help="run a saved case.json again")
+    ap.add_argument("--shrink-case", action="store_true", help="with --replay: shrink it (saved under --out)")
     ap.add_argument("--progress", type=float, default=30, help="seconds between progress lines")
     args = ap.parse_args()
     if args.replay:

@@ -145,6 +145,7 @@ NORMS = [
     (re.compile(r"\bPLNIMBLE\b"), "PLPGSQL"),
     (re.compile(r"0x[0-9a-f]{6,}"), "0x?"),
     (re.compile(r"<unnamed portal \d+>"), "<unnamed portal N>"),
+    (re.compile(r"\bfz_(oracle|nimble)\b"), "fz_db"),   # current_database()
     (re.compile(r"\b(OID|oid) \d+"), r"\1 N"),
     (re.compile(r"(cache lookup failed for [a-z ]+) \d+"), r"\1 N"),
 ]

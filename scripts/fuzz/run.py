@@ -682,7 +682,9 @@ def main():
                                            "  (%s)" % f["known"] if f["known"] else ""))
     unused = [k[3] for k in fz.known if k[2] == 0]
     if unused and args.count:
-        fz.log("fuzz: %d known.txt entries matched nothing in this run" % len(unused))
+        fz.log("fuzz: %d known.txt entries matched nothing in this run:" % len(unused))
+        for u in unused:
+            fz.log("  unused: %s" % u)
     failed = s["unknown"]
     fz.log("%d passed, %d failed" % (s["programs"] - failed, failed))
     return 1 if failed else 0

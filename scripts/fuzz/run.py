@@ -146,7 +146,7 @@ NORMS = [
     # a value cut to a fixed length ("Failing row contains (..., 'PL/pgSQL
     # function f() line 3 at GET DIAGNOSTIC...)") is cut elsewhere when it
     # names the language, whose names differ in length
-    (re.compile(r"(PL/pgSQL function )[^,]*?\.\.\."), r"\1..."),
+    (re.compile(r"(PL/pgSQL function )[^\n]*?\.\.\."), r"\1..."),
     (re.compile(r"0x[0-9a-f]{6,}"), "0x?"),
     (re.compile(r"<unnamed portal \d+>"), "<unnamed portal N>"),
     (re.compile(r"\bfz_(oracle|nimble)\b"), "fz_db"),   # current_database()

@@ -29,6 +29,7 @@ import pq       # noqa: E402
 TIMEOUT_MS = 2000
 SESSION_SQL = ("SET statement_timeout = %d; SET client_min_messages = log; "
                "SET lock_timeout = 1000" % TIMEOUT_MS)
+VACUUM_EVERY = 200  # programs
 HANG_GRACE = 4.0   # seconds past statement_timeout before a backend counts as hung
 SKIP_FILES = {"extension", "lazy_savepoints"}   # plnimble-only scripts
 
@@ -478,6 +479,15 @@ class Fuzzer:
                 sig, format_outcome(o), format_outcome(n)))
         return os.path.relpath(d)
 
+    def vacuum(self):
+        """VACUUM the tables of the generated programs on both sides at
+        the same point of the run (see SETUP_SQL)."""
+        for side in (self.oracle, self.nimble):
+            if side.pending_rollback:
+                side.quiet("ROLLBACK")
+                side.pending_rollback = False
+            side.quiet("VACUUM t1, t2, tlog")
+
     def log(self, msg):
         print(msg, flush=True)
 
@@ -639,6 +649,7 @@ def main():
     fz = Fuzzer(args)
     t0 = time.time()
     setup(fz, corpus)
+    fz.vacuum()
     fz.log("fuzz: set-up %.1fs (%d corpus scripts, %d routines); seed %d" % (
         time.time() - t0, len(corpus), sum(len(c["routines"]) for c in corpus), args.seed))
     rng = random.Random(args.seed)
@@ -662,6 +673,8 @@ def main():
         prog["id"] = "%d/%d" % (args.seed, i)
         fz.one(prog)
         i += 1
+        if i % VACUUM_EVERY == 0:
+            fz.vacuum()
         now = time.time()
         if now - last >= args.progress:
             last = now

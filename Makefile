@@ -36,6 +36,7 @@ OBJS = \
 	src/conditions.o \
 	src/funcs.o \
 	src/explain.o \
+	src/dump.o \
 	src/version.o
 
 PG_CONFIG ?= pg_config
@@ -102,8 +103,8 @@ src/conditions_table.h: scripts/gen-conditions.awk $(ERRCODES_TXT)
 
 src/conditions.o: src/conditions_table.h
 
-$(OBJS): src/plnimble.h src/pln_tree.h src/pln_compile.h src/pln_exec.h \
-	src/pln_savepoint.h src/pln_handler.h
+$(OBJS): src/plnimble.h src/pln_tree.h src/pln_stmtkinds.h src/pln_compile.h \
+	src/pln_exec.h src/pln_savepoint.h src/pln_handler.h
 
 src/version.stamp: FORCE
 	@echo '$(PLN_EXT_VERSION) $(PLN_GIT_COMMIT)' | cmp -s - $@ || \

@@ -254,6 +254,7 @@ DO $$ BEGIN EXECUTE format('ALTER DATABASE %I RESET ALL', current_database()); E
 DROP EVENT TRIGGER regress_adopt_log;
 DROP SCHEMA app CASCADE;
 DROP FUNCTION observe(text);
+DROP TABLE observed, catalog_before;
 ALTER ROLE regress_adopt_owner RESET ALL;
 DROP ROLE regress_adopt_owner;
 DROP ROLE regress_adopt_user;

@@ -364,5 +364,28 @@ END
 $$;
 SELECT sp_mem_in_call(20000);
 
+-- the plan view plans the WHEN tests of CASE x as the executor runs them,
+-- against the type of the search value (text here), not the stand-in type
+-- the hidden variable is compiled with; the calls agree: no savepoint
+CREATE FUNCTION sp_case_text(t text) RETURNS int LANGUAGE plpgsql AS $$
+BEGIN
+    BEGIN
+        CASE t
+            WHEN 'a' THEN RETURN 1;
+            WHEN 'b' THEN RETURN 2;
+            ELSE RETURN 0;
+        END CASE;
+    EXCEPTION WHEN OTHERS THEN
+        RETURN -1;
+    END;
+END
+$$;
+SELECT * FROM plnimble_savepoint_plan('sp_case_text(text)');
+SELECT * FROM sp_delta();
+SELECT sp_case_text('a'), sp_case_text('b'), sp_case_text('z');
+SELECT * FROM sp_delta();
+SELECT sp_case_text('a'), sp_case_text('b'), sp_case_text('z');
+SELECT * FROM sp_delta();
+
 -- the plan view wants a function run by plnimble
 SELECT * FROM plnimble_savepoint_plan('now()');

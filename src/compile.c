@@ -443,7 +443,8 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 		if (argdtype->typtype == TYPTYPE_PSEUDO && argtypes[i] != RECORDOID)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("PL/nimble functions cannot accept type %s",
+					 errmsg("%s functions cannot accept type %s",
+							PLN_LANG_TITLE,
 							format_type_be(argtypes[i]))));
 
 		/*
@@ -511,7 +512,8 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 			rettype != VOIDOID && rettype != RECORDOID)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("PL/nimble functions cannot return type %s",
+					 errmsg("%s functions cannot return type %s",
+							PLN_LANG_TITLE,
 							format_type_be(rettype))));
 		function->fn_retistuple = type_is_rowtype(rettype);
 		function->fn_retisdomain = (typtype == TYPTYPE_DOMAIN);
@@ -645,6 +647,10 @@ finish_compile(PlnFunction *function)
 	memcpy(function->datums, datums_array, sizeof(PlnDatum *) * datums_count);
 	function->nstatements = stmt_counter;
 	function->use_count = 0;
+
+	/* #option dump */
+	if (pln_DumpExecTree)
+		pln_dump_function(function);
 }
 
 /*

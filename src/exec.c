@@ -10,8 +10,9 @@
  * and ASSERT in raise.c, and blocks with EXCEPTION clauses in
  * savepoint.c.
  *
- * Memory: variable values live in the call's datum context (the SPI
- * procedure context).  Expression results live in the expression context
+ * Memory: variable values live in the call's datum context (the memory
+ * context the call started in; SPI's procedure context for DO blocks and
+ * procedures that may end transactions).  Expression results live in the expression context
  * until exec_eval_cleanup; statements that need scratch space use the
  * statement context, which each such statement resets itself.
  *
@@ -252,7 +253,7 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 }
 
 /*
- * Connect the call to SPI.  Done on first need (pln_need_savepoint), never
+ * Connect the call to SPI.  Done on first need (pln_allow_impure), never
  * inside a subtransaction of ours, so that releasing one does not find the
  * connection still open.  The caller's context, where the call's memory
  * lives, is where SPI_finish will return to.
@@ -540,69 +541,57 @@ exec_error_callback(void *arg)
 				   estate->func->fn_signature);
 }
 
-/* The name of a statement kind, as CONTEXT lines show it */
+/* ----------
+ * Statement kinds (one line each in pln_stmtkinds.h)
+ * ----------
+ */
+
+/* The names of the kinds whose name depends on the statement */
+static const char *
+describe_exit(PlnStmt *stmt)
+{
+	return ((PlnStmtExit *) stmt)->is_exit ? "EXIT" : "CONTINUE";
+}
+
+static const char *
+describe_execsql(PlnStmt *stmt)
+{
+	PlnStmtExecSql *execsql = (PlnStmtExecSql *) stmt;
+
+	if (execsql->is_call)
+		return execsql->is_do ? "DO" : "CALL";
+	return _("SQL statement");
+}
+
+static const char *
+describe_getdiag(PlnStmt *stmt)
+{
+	return ((PlnStmtGetDiag *) stmt)->is_stacked ?
+		"GET STACKED DIAGNOSTICS" : "GET DIAGNOSTICS";
+}
+
+static const char *
+describe_fetch(PlnStmt *stmt)
+{
+	return ((PlnStmtFetch *) stmt)->is_move ? "MOVE" : "FETCH";
+}
+
+const PlnStmtKind pln_stmt_kinds[] = {
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
+	[kind] = {name, lazy, describe},
+#include "pln_stmtkinds.h"
+#undef PLN_STMT_KIND
+};
+
+/* The name of a statement, as CONTEXT lines show it */
 const char *
 pln_stmt_typename(PlnStmt *stmt)
 {
-	switch (stmt->cmd_type)
-	{
-		case PLN_STMT_BLOCK:
-			return _("statement block");
-		case PLN_STMT_ASSIGN:
-			return _("assignment");
-		case PLN_STMT_IF:
-			return "IF";
-		case PLN_STMT_CASE:
-			return "CASE";
-		case PLN_STMT_LOOP:
-			return "LOOP";
-		case PLN_STMT_WHILE:
-			return "WHILE";
-		case PLN_STMT_FORI:
-			return _("FOR with integer loop variable");
-		case PLN_STMT_FORS:
-			return _("FOR over SELECT rows");
-		case PLN_STMT_EXIT:
-			return ((PlnStmtExit *) stmt)->is_exit ? "EXIT" : "CONTINUE";
-		case PLN_STMT_RETURN:
-			return "RETURN";
-		case PLN_STMT_RAISE:
-			return "RAISE";
-		case PLN_STMT_ASSERT:
-			return "ASSERT";
-		case PLN_STMT_EXECSQL:
-			if (((PlnStmtExecSql *) stmt)->is_call)
-				return ((PlnStmtExecSql *) stmt)->is_do ? "DO" : "CALL";
-			return _("SQL statement");
-		case PLN_STMT_PERFORM:
-			return "PERFORM";
-		case PLN_STMT_GETDIAG:
-			return ((PlnStmtGetDiag *) stmt)->is_stacked ?
-				"GET STACKED DIAGNOSTICS" : "GET DIAGNOSTICS";
-		case PLN_STMT_DYNEXECUTE:
-			return "EXECUTE";
-		case PLN_STMT_DYNFORS:
-			return _("FOR over EXECUTE statement");
-		case PLN_STMT_OPEN:
-			return "OPEN";
-		case PLN_STMT_FETCH:
-			return ((PlnStmtFetch *) stmt)->is_move ? "MOVE" : "FETCH";
-		case PLN_STMT_CLOSE:
-			return "CLOSE";
-		case PLN_STMT_FORC:
-			return _("FOR over cursor");
-		case PLN_STMT_RETURN_NEXT:
-			return "RETURN NEXT";
-		case PLN_STMT_RETURN_QUERY:
-			return "RETURN QUERY";
-		case PLN_STMT_FOREACH_A:
-			return _("FOREACH over array");
-		case PLN_STMT_COMMIT:
-			return "COMMIT";
-		case PLN_STMT_ROLLBACK:
-			return "ROLLBACK";
-	}
-	return "unknown";
+	const PlnStmtKind *kind = &pln_stmt_kinds[stmt->cmd_type];
+
+	if (kind->describe != NULL)
+		return kind->describe(stmt);
+	return _(kind->name);
 }
 
 /* ----------
@@ -643,121 +632,36 @@ exec_stmts(PlnExecState *estate, List *stmts)
 static int
 exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 {
-	int			rc;
+	int			rc = PLN_RC_OK; /* every kind has a case: never kept */
 	bool		lazy;
 
 	CHECK_FOR_INTERRUPTS();
 
 	lazy = pln_stmt_may_run_lazily(stmt);
 	if (!lazy)
-	{
-		pln_need_savepoint(estate);
-		/* it may end the transaction, snapshots and all (COMMIT, CALL) */
-		estate->portal_snapshot_ensured = false;
-	}
+		pln_allow_impure(estate, PLN_IMPURE_STATEMENT);
 
 	/*
 	 * Statements that run statements of their own are where the executor
 	 * recurses, however deeply the body nests them: there the stack is
-	 * checked (once per statement, not per iteration of a loop).
+	 * checked (once per statement, not per iteration of a loop; the column
+	 * "nests" of pln_stmtkinds.h).
 	 */
 	switch (stmt->cmd_type)
 	{
-		case PLN_STMT_BLOCK:
-			check_stack_depth();
-			rc = exec_stmt_block(estate, (PlnStmtBlock *) stmt);
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
+		case kind: \
+			if (nests) \
+				check_stack_depth(); \
+			rc = exec(estate, (node *) stmt); \
 			break;
-		case PLN_STMT_ASSIGN:
-			rc = exec_stmt_assign(estate, (PlnStmtAssign *) stmt);
-			break;
-		case PLN_STMT_IF:
-			check_stack_depth();
-			rc = exec_stmt_if(estate, (PlnStmtIf *) stmt);
-			break;
-		case PLN_STMT_CASE:
-			check_stack_depth();
-			rc = exec_stmt_case(estate, (PlnStmtCase *) stmt);
-			break;
-		case PLN_STMT_LOOP:
-			check_stack_depth();
-			rc = exec_stmt_loop(estate, (PlnStmtLoop *) stmt);
-			break;
-		case PLN_STMT_WHILE:
-			check_stack_depth();
-			rc = exec_stmt_while(estate, (PlnStmtWhile *) stmt);
-			break;
-		case PLN_STMT_FORI:
-			check_stack_depth();
-			rc = exec_stmt_fori(estate, (PlnStmtForI *) stmt);
-			break;
-		case PLN_STMT_FORS:
-			check_stack_depth();
-			rc = exec_stmt_fors(estate, (PlnStmtForS *) stmt);
-			break;
-		case PLN_STMT_EXIT:
-			rc = exec_stmt_exit(estate, (PlnStmtExit *) stmt);
-			break;
-		case PLN_STMT_RETURN:
-			rc = exec_stmt_return(estate, (PlnStmtReturn *) stmt);
-			break;
-		case PLN_STMT_RAISE:
-			rc = exec_stmt_raise(estate, (PlnStmtRaise *) stmt);
-			break;
-		case PLN_STMT_ASSERT:
-			rc = exec_stmt_assert(estate, (PlnStmtAssert *) stmt);
-			break;
-		case PLN_STMT_EXECSQL:
-			rc = exec_stmt_execsql(estate, (PlnStmtExecSql *) stmt);
-			break;
-		case PLN_STMT_PERFORM:
-			rc = exec_stmt_perform(estate, (PlnStmtPerform *) stmt);
-			break;
-		case PLN_STMT_GETDIAG:
-			rc = exec_stmt_getdiag(estate, (PlnStmtGetDiag *) stmt);
-			break;
-		case PLN_STMT_DYNEXECUTE:
-			rc = exec_stmt_dynexecute(estate, (PlnStmtDynExecute *) stmt);
-			break;
-		case PLN_STMT_DYNFORS:
-			check_stack_depth();
-			rc = exec_stmt_dynfors(estate, (PlnStmtDynForS *) stmt);
-			break;
-		case PLN_STMT_OPEN:
-			rc = exec_stmt_open(estate, (PlnStmtOpen *) stmt);
-			break;
-		case PLN_STMT_FETCH:
-			rc = exec_stmt_fetch(estate, (PlnStmtFetch *) stmt);
-			break;
-		case PLN_STMT_CLOSE:
-			rc = exec_stmt_close(estate, (PlnStmtClose *) stmt);
-			break;
-		case PLN_STMT_FORC:
-			check_stack_depth();
-			rc = exec_stmt_forc(estate, (PlnStmtForC *) stmt);
-			break;
-		case PLN_STMT_RETURN_NEXT:
-			rc = exec_stmt_return_next(estate, (PlnStmtReturnNext *) stmt);
-			break;
-		case PLN_STMT_RETURN_QUERY:
-			rc = exec_stmt_return_query(estate, (PlnStmtReturnQuery *) stmt);
-			break;
-		case PLN_STMT_FOREACH_A:
-			check_stack_depth();
-			rc = exec_stmt_foreach_a(estate, (PlnStmtForeachA *) stmt);
-			break;
-		case PLN_STMT_COMMIT:
-		case PLN_STMT_ROLLBACK:
-			rc = exec_stmt_commit(estate, (PlnStmtCommit *) stmt);
-			break;
-		default:
-			elog(ERROR, "unrecognized statement type: %d",
-				 (int) stmt->cmd_type);
-			rc = PLN_RC_OK;		/* keep compiler quiet */
+#include "pln_stmtkinds.h"
+#undef PLN_STMT_KIND
 	}
 
 	/* SQL it ran may have run any code (see simple_plan_known_valid) */
 	if (!lazy)
-		pln_validity_epoch++;
+		pln_forget_plan_checks();
 
 	return rc;
 }
@@ -860,22 +764,17 @@ exec_stmt_if(PlnExecState *estate, PlnStmtIf *stmt)
 }
 
 /*
- * Store the value of CASE x into the statement's hidden variable (see
- * make_case in the grammar).  The variable was compiled with a stand-in
- * type; it takes on the type of the value here, in this call's copy of
- * the datum.
+ * The hidden variable of CASE x (see make_case in the grammar), given the
+ * type of the search value.  The variable was compiled with a stand-in
+ * type; it takes on the value's type here, in this call's copy of the
+ * datum.  The plan view (explain.c) asks this too, so that it plans the
+ * WHEN tests against the type the executor will use.
  */
-static PlnVar *
-case_store_search_value(PlnExecState *estate, PlnStmtCase *stmt)
+PlnVar *
+pln_case_search_var(PlnExecState *estate, PlnStmtCase *stmt,
+					Oid valtype, int32 valtypmod)
 {
 	PlnVar	   *hidden = (PlnVar *) estate->datums[stmt->t_varno];
-	Datum		value;
-	bool		isnull;
-	Oid			valtype;
-	int32		valtypmod;
-
-	value = exec_eval_expr(estate, stmt->t_expr, &isnull, &valtype,
-						   &valtypmod);
 
 	if (hidden->datatype->typoid != valtype ||
 		hidden->datatype->atttypmod != valtypmod)
@@ -887,7 +786,22 @@ case_store_search_value(PlnExecState *estate, PlnStmtCase *stmt)
 											  NULL);
 		MemoryContextSwitchTo(oldcontext);
 	}
+	return hidden;
+}
 
+/* Store the value of CASE x into the statement's hidden variable */
+static PlnVar *
+case_store_search_value(PlnExecState *estate, PlnStmtCase *stmt)
+{
+	PlnVar	   *hidden;
+	Datum		value;
+	bool		isnull;
+	Oid			valtype;
+	int32		valtypmod;
+
+	value = exec_eval_expr(estate, stmt->t_expr, &isnull, &valtype,
+						   &valtypmod);
+	hidden = pln_case_search_var(estate, stmt, valtype, valtypmod);
 	exec_assign_value(estate, (PlnDatum *) hidden, value, isnull,
 					  valtype, valtypmod);
 	exec_eval_cleanup(estate);
@@ -1359,7 +1273,7 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 
 		/* records are not reviewed for pure use */
 		if (retvar->dtype != PLN_DTYPE_VAR)
-			pln_expr_need_savepoint(estate);
+			pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 		pln_exec_datum_value(estate, retvar, &estate->rettype, &typmod,
 							 &estate->retval, &estate->retisnull);
 		/*
@@ -1387,7 +1301,7 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 		/* a function returning a row (or a trigger) must get one */
 		if (estate->func->fn_retistuple && !estate->retisnull)
 		{
-			pln_expr_need_savepoint(estate);
+			pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 			if (!type_is_rowtype(estate->rettype))
 				ereport(ERROR,
 						(errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -1408,7 +1322,7 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 			}
 			else
 			{
-				pln_expr_need_savepoint(estate);
+				pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 				get_typlenbyval(estate->rettype, &typlen, &typbyval);
 			}
 			if (!typbyval)
@@ -1495,7 +1409,23 @@ pln_stmt_nested_bodies(PlnStmt *stmt)
 		case PLN_STMT_FOREACH_A:
 			bodies = lappend(bodies, ((PlnStmtForeachA *) stmt)->body);
 			break;
-		default:
+		case PLN_STMT_ASSIGN:
+		case PLN_STMT_EXIT:
+		case PLN_STMT_RETURN:
+		case PLN_STMT_RAISE:
+		case PLN_STMT_ASSERT:
+		case PLN_STMT_EXECSQL:
+		case PLN_STMT_PERFORM:
+		case PLN_STMT_GETDIAG:
+		case PLN_STMT_DYNEXECUTE:
+		case PLN_STMT_OPEN:
+		case PLN_STMT_FETCH:
+		case PLN_STMT_CLOSE:
+		case PLN_STMT_RETURN_NEXT:
+		case PLN_STMT_RETURN_QUERY:
+		case PLN_STMT_COMMIT:
+		case PLN_STMT_ROLLBACK:
+			/* no statements nested */
 			break;
 	}
 	return bodies;

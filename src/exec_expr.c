@@ -82,6 +82,9 @@ uint64		pln_transaction_count = 0;
 
 static void exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr);
 static void remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource);
+static bool plan_cache_chooses_generic(CachedPlanSource *plansource);
+static bool uses_variables(PlnExpr *expr);
+static void plan_generic_again(PlnExecState *estate, PlnExpr *expr);
 static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
 static bool exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 										 Datum *result, bool *isNull,
@@ -116,7 +119,7 @@ exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
 	MemoryContext oldcontext;
 
 	/* parsing and planning read the catalogs */
-	pln_need_savepoint(estate);
+	pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
 
 	estate->cur_expr = expr;
 	memset(&options, 0, sizeof(options));
@@ -198,7 +201,8 @@ remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource)
 	if (edata->context != NULL)
 	{
 		/* the inner lines end where our own "PL/nimble function" starts */
-		ours = strstr(edata->context, PLN_LANG_TITLE " function ");
+		ours = strstr(edata->context,
+					  psprintf("%s function ", PLN_LANG_TITLE));
 		if (ours == NULL)
 			expr->plan_error_context = pstrdup(edata->context);
 		else if (ours > edata->context)
@@ -218,9 +222,55 @@ plan_error_context_callback(void *arg)
 }
 
 /*
+ * Does the query read a variable?  An assignment's target, which the SQL
+ * parser resolves too, does not count: a custom plan puts its value into
+ * the tree only where the new value is stored, which folds nothing else.
+ */
+static bool
+uses_variables(PlnExpr *expr)
+{
+	int			dno = -1;
+
+	while ((dno = bms_next_member(expr->paramnos, dno)) >= 0)
+	{
+		if (dno != expr->target_param)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Would the plan cache run the query with its generic plan next time?
+ * The same decision as the plan cache's own (plancache.c, which does not
+ * export it) for a saved plan that is given parameters: the settings or
+ * cursor options may force it; otherwise the first five plans are custom
+ * plans, and after that the generic plan is used when its cost is below
+ * the custom plans' average, or not known yet because making it failed.
+ */
+static bool
+plan_cache_chooses_generic(CachedPlanSource *plansource)
+{
+	if (plan_cache_mode == PLAN_CACHE_MODE_FORCE_GENERIC_PLAN)
+		return true;
+	if (plan_cache_mode == PLAN_CACHE_MODE_FORCE_CUSTOM_PLAN)
+		return false;
+	if (plansource->cursor_options & CURSOR_OPT_GENERIC_PLAN)
+		return true;
+	if (plansource->cursor_options & CURSOR_OPT_CUSTOM_PLAN)
+		return false;
+	if (plansource->num_custom_plans < 5)
+		return false;
+	return plansource->generic_cost <
+		plansource->total_custom_cost / plansource->num_custom_plans;
+}
+
+/*
  * Raise the kept planning error again if planning would still fail the
- * same way; otherwise forget it and plan again.  Raising it is pure:
- * nothing is looked up.
+ * same way; otherwise forget it.  That is certain when the query reads no
+ * variable (a custom plan folds the same constants), or when the plan
+ * cache will try the generic plan again; a custom plan may drop the
+ * failing part for some parameter values (CASE WHEN n > 0 THEN 1 ELSE 1/0
+ * END).  Raising it is pure: nothing is looked up.
  */
 static void
 raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
@@ -229,7 +279,9 @@ raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
 
 	if (expr->plan_error_lxid == MyProc->lxid &&
 		expr->plan_error_source->is_valid &&
-		OverrideSearchPathMatchesCurrent(expr->plan_error_source->search_path))
+		OverrideSearchPathMatchesCurrent(expr->plan_error_source->search_path) &&
+		(!uses_variables(expr) ||
+		 plan_cache_chooses_generic(expr->plan_error_source)))
 	{
 		ErrorContextCallback inner;
 
@@ -254,6 +306,46 @@ raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
 	}
 
 	forget_plan_error(expr);
+}
+
+/*
+ * For an expression whose generic plan failed, and whose kept error was
+ * stale (a new transaction): when the plan cache will make the same plan
+ * as the generic one (the query reads no variable) or make the generic one
+ * itself, make it here, so that a planning error is kept again and the
+ * next executions need not plan.  Once a generic plan could be made, this
+ * is not tried again; the expression still runs through SPI, as under
+ * PL/pgSQL.
+ */
+static void
+plan_generic_again(PlnExecState *estate, PlnExpr *expr)
+{
+	CachedPlanSource *plansource;
+	CachedPlan *cplan;
+	MemoryContext oldcontext;
+
+	plansource = (CachedPlanSource *) linitial(SPI_plan_get_plan_sources(expr->plan));
+	if (uses_variables(expr) && !plan_cache_chooses_generic(plansource))
+		return;
+
+	/* planning reads the catalogs */
+	pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
+	oldcontext = MemoryContextSwitchTo(get_stmt_mcontext(estate));
+	PG_TRY();
+	{
+		cplan = SPI_plan_get_cached_plan(expr->plan);
+	}
+	PG_CATCH();
+	{
+		remember_plan_error(expr, plansource);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(oldcontext);
+
+	expr->generic_plan_failed = false;
+	if (cplan != NULL)
+		ReleaseCachedPlan(cplan, CurrentResourceOwner);
 }
 
 /*
@@ -297,15 +389,17 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	CachedPlan *cplan;
 	MemoryContext oldcontext;
 
+	bool		is_expression;
+
 	expr->simple_expr = NULL;
 	expr->purity = PLN_PURITY_UNKNOWN;
+	expr->generic_plan_failed = false;
 
-	/* only plain expressions and assignments can be simple */
-	if (expr->parseMode != RAW_PARSE_PLPGSQL_EXPR &&
-		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN1 &&
-		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN2 &&
-		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN3)
-		return;
+	/* only plain expressions and assignments are evaluated as simple */
+	is_expression = (expr->parseMode == RAW_PARSE_PLPGSQL_EXPR ||
+					 expr->parseMode == RAW_PARSE_PLPGSQL_ASSIGN1 ||
+					 expr->parseMode == RAW_PARSE_PLPGSQL_ASSIGN2 ||
+					 expr->parseMode == RAW_PARSE_PLPGSQL_ASSIGN3);
 
 	plansources = SPI_plan_get_plan_sources(expr->plan);
 	if (list_length(plansources) != 1)
@@ -318,7 +412,16 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	if (!query_is_bare_select(query))
 		return;
 
-	/* get the generic plan; planning happens in the statement context */
+	/*
+	 * Get the generic plan; planning happens in the statement context.
+	 * PL/pgSQL does this for SQL statements of this shape too (SELECT
+	 * expr INTO x, PERFORM expr), so their first execution fails as it
+	 * does there when the generic plan cannot be made, and the plan cache
+	 * knows the generic plan's cost as it does there.  An expression
+	 * whose generic plan failed is never simple: later executions go
+	 * through SPI, whose plan cache chooses custom or generic plans (see
+	 * "Planning errors" in docs/design.md).
+	 */
 	oldcontext = MemoryContextSwitchTo(get_stmt_mcontext(estate));
 	PG_TRY();
 	{
@@ -326,13 +429,22 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	}
 	PG_CATCH();
 	{
-		remember_plan_error(expr, plansource);
+		if (is_expression)
+		{
+			remember_plan_error(expr, plansource);
+			expr->generic_plan_failed = true;
+		}
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
 	MemoryContextSwitchTo(oldcontext);
 	if (cplan == NULL)
 		return;
+	if (!is_expression)
+	{
+		ReleaseCachedPlan(cplan, CurrentResourceOwner);
+		return;
+	}
 
 	/*
 	 * The plan must allow the cheap validity check; then keep a reference
@@ -539,12 +651,17 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
 
 	if (expr->plan == NULL)
 		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
-	else if (unlikely(expr->plan_error != NULL))
+	else if (unlikely(expr->generic_plan_failed))
 	{
-		raise_plan_error_again(estate, expr);
-		/* it was stale: planning again would need a savepoint */
-		pln_need_savepoint(estate);
-		exec_simple_check_plan(estate, expr);
+		/*
+		 * The expression is not simple (its generic plan failed): it runs
+		 * through SPI below, as under PL/pgSQL, unless the kept error is
+		 * raised again, or planning fails again.
+		 */
+		if (expr->plan_error != NULL)
+			raise_plan_error_again(estate, expr);
+		if (expr->plan_error == NULL)
+			plan_generic_again(estate, expr);
 	}
 
 	if (expr->simple_expr != NULL &&
@@ -557,7 +674,7 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
 	 * yield one column; no row means NULL, and a second row (hence the
 	 * limit of two) is an error.
 	 */
-	pln_need_savepoint(estate);
+	pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
 	rc = exec_run_select(estate, expr, 2, NULL);
 	if (rc != SPI_OK_SELECT)
 		ereport(ERROR,
@@ -606,12 +723,13 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
  * reads no catalogs, takes no locks (so processes no invalidation
  * messages), runs no SQL and calls nothing that could change a setting.
  * So a check needs repeating only after something else has run.  The
- * counter pln_validity_epoch is bumped around everything that may run
- * other code: before and after any impure statement (exec_stmt), before
- * any impure expression (pln_need_savepoint), after each batch of rows a
- * FOR loop fetches (the query runs meanwhile), when an error is caught
- * (restore_call_state), and on entering and leaving a call of the
- * handlers.  A plan checked in the current epoch is still valid.
+ * counter pln_validity_epoch is bumped (pln_forget_plan_checks) around
+ * everything that may run other code: before and after any impure
+ * statement (exec_stmt), before any impure expression (pln_allow_impure),
+ * after each batch of rows a FOR loop fetches (the query runs meanwhile),
+ * when an error is caught (restore_call_state), and on entering and
+ * leaving a call of the handlers.  A plan checked in the current epoch is
+ * still valid.
  *
  * Invalidation messages from other sessions arrive only when a lock is
  * taken; the server counts them, and that count is compared too.  This
@@ -892,7 +1010,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 		 */
 		if (expr->simple_calls_only_pure)
 		{
-			pln_expr_need_savepoint_to_read(estate);
+			pln_allow_impure(estate, PLN_IMPURE_READS);
 			if (expr->simple_plan_lxid != curlxid ||
 				!simple_plan_known_valid(expr))
 			{
@@ -902,13 +1020,13 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 					return false;
 				/* planning again may have run other code */
 				if (expr->simple_plan != checked_plan)
-					pln_validity_epoch++;
+					pln_forget_plan_checks();
 				simple_plan_checked(expr);
 			}
 		}
 		else
 		{
-			pln_expr_need_savepoint(estate);
+			pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 			if (!simple_expr_revalidate(estate, expr, curlxid))
 				return false;
 		}
@@ -935,7 +1053,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 		if (typeid == expr->simple_type)
 			return true;
 		/* a record changed shape: let the executor check it */
-		pln_expr_need_savepoint(estate);
+		pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 		pure = false;
 	}
 
@@ -996,7 +1114,7 @@ exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 		expr->simple_plan_lxid != curlxid)
 		return false;
 
-	pln_expr_need_savepoint(estate);
+	pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
 	if (!CachedPlanIsSimplyValid(expr->simple_plansource, expr->simple_plan,
 								 NULL))
 		return false;
@@ -1070,7 +1188,7 @@ exec_run_select(PlnExecState *estate, PlnExpr *expr, long maxtuples,
 {
 	int			rc;
 
-	pln_need_savepoint(estate);
+	pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
 
 	if (expr->plan == NULL)
 		exec_prepare_plan(estate, expr,
@@ -1094,7 +1212,7 @@ exec_run_select(PlnExecState *estate, PlnExpr *expr, long maxtuples,
 										 estate->readonly_func, maxtuples);
 	if (rc == SPI_OK_SELINTO)
 		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				(errcode(ERRCODE_SYNTAX_ERROR),
 				 errmsg("query is SELECT INTO, but it should be plain SELECT"),
 				 errcontext("query: %s", expr->query)));
 	if (rc != SPI_OK_SELECT)

@@ -390,7 +390,7 @@ exec_for_query_loop(PlnExecState *estate, Portal portal,
 	SPI_cursor_fetch(portal, true, prefetch ? 10 : 1);
 	n = SPI_processed;
 	/* the query may have run any code (see simple_plan_known_valid) */
-	pln_validity_epoch++;
+	pln_forget_plan_checks();
 
 	/*
 	 * With no rows at all, the target is still set to NULLs, and FOUND
@@ -441,7 +441,7 @@ exec_for_query_loop(PlnExecState *estate, Portal portal,
 		/* later batches may be larger */
 		SPI_cursor_fetch(portal, true, prefetch ? 50 : 1);
 		n = SPI_processed;
-		pln_validity_epoch++;
+		pln_forget_plan_checks();
 	}
 
 	if (SPI_tuptable && n == 0)

@@ -12,9 +12,13 @@
  * subtransaction starts when the body runs straight through.  Branches
  * not taken at run time may of course move that point later.
  *
- * The view is computed the way the executor decides (purity.c on planned
- * expressions), so expressions are planned here if no call has planned
- * them yet.  This module is for people and tests, not for speed.
+ * The view asks what the executor asks: whether the statement kind may
+ * run lazily at all (pln_stmtkinds.h), then for each expression, cast,
+ * printed value and stored value of a statement that may, the same
+ * functions the executor's gates use (purity.c on planned expressions,
+ * pln_cast_is_pure, pln_pure_output_function, pln_case_search_var).  So
+ * expressions are planned here if no call has planned them yet.  This
+ * module is for people and tests, not for speed.
  *
  * Copyright (c) 2026, the plnimble developers.
  * Licensed under the PostgreSQL License; see the LICENSE file.
@@ -131,6 +135,31 @@ expr_impurity(SavepointPlan *sp, PlnExpr *expr, Oid reqtype, int32 reqtypmod)
 	return NULL;
 }
 
+/*
+ * The type of the value an expression that could be planned yields, as
+ * exec_eval_expr reports it.  False if it has no plan.
+ */
+static bool
+expr_result_type(PlnExpr *expr, Oid *valtype, int32 *valtypmod)
+{
+	CachedPlanSource *plansource;
+
+	if (expr->plan == NULL)
+		return false;
+	if (expr->simple_expr != NULL)
+	{
+		*valtype = expr->simple_type;
+		*valtypmod = expr->simple_typmod;
+		return true;
+	}
+	plansource = (CachedPlanSource *) linitial(SPI_plan_get_plan_sources(expr->plan));
+	if (plansource->resultDesc == NULL || plansource->resultDesc->natts != 1)
+		return false;
+	*valtype = TupleDescAttr(plansource->resultDesc, 0)->atttypid;
+	*valtypmod = TupleDescAttr(plansource->resultDesc, 0)->atttypmod;
+	return true;
+}
+
 /* Like expr_impurity, for a value that RAISE or ASSERT prints */
 static char *
 printed_expr_impurity(SavepointPlan *sp, PlnExpr *expr)
@@ -181,11 +210,12 @@ block_init_impurity(SavepointPlan *sp, PlnStmtBlock *block)
 }
 
 /*
- * Why the statement's own work (not that of the statements nested in it)
- * would need a savepoint, or NULL.  Mirrors what the executor checks.
+ * Why the work of a statement of a kind that may run lazily would need a
+ * savepoint, or NULL: what it evaluates, converts and stores, asking
+ * about each what the executor asks.
  */
 static char *
-stmt_own_impurity(SavepointPlan *sp, PlnStmt *stmt)
+lazy_stmt_impurity(SavepointPlan *sp, PlnStmt *stmt)
 {
 	char	   *why = NULL;
 	ListCell   *lc;
@@ -222,8 +252,19 @@ stmt_own_impurity(SavepointPlan *sp, PlnStmt *stmt)
 		case PLN_STMT_CASE:
 			{
 				PlnStmtCase *cases = (PlnStmtCase *) stmt;
+				Oid			valtype;
+				int32		valtypmod;
 
 				why = expr_impurity(sp, cases->t_expr, InvalidOid, -1);
+
+				/*
+				 * The WHEN tests compare with the hidden variable, which
+				 * holds the search value with the value's type
+				 */
+				if (cases->t_expr != NULL &&
+					expr_result_type(cases->t_expr, &valtype, &valtypmod))
+					(void) pln_case_search_var(sp->estate, cases,
+											   valtype, valtypmod);
 				foreach(lc, cases->case_when_list)
 					FIRST_REASON(why, expr_impurity(sp, ((PlnCaseWhen *) lfirst(lc))->expr,
 													BOOLOID, -1));
@@ -283,9 +324,9 @@ stmt_own_impurity(SavepointPlan *sp, PlnStmt *stmt)
 				return why;
 			}
 
+		case PLN_STMT_FORS:
 		case PLN_STMT_EXECSQL:
 		case PLN_STMT_PERFORM:
-		case PLN_STMT_FORS:
 		case PLN_STMT_DYNEXECUTE:
 		case PLN_STMT_DYNFORS:
 		case PLN_STMT_OPEN:
@@ -297,10 +338,27 @@ stmt_own_impurity(SavepointPlan *sp, PlnStmt *stmt)
 		case PLN_STMT_ROLLBACK:
 			return pstrdup("runs SQL");
 
-		default:
-			/* see pln_stmt_may_run_lazily() */
-			return pstrdup("statement kind not reviewed for running without one");
+		case PLN_STMT_GETDIAG:
+		case PLN_STMT_RETURN_NEXT:
+		case PLN_STMT_FOREACH_A:
+			break;
 	}
+	return NULL;
+}
+
+/*
+ * Why the statement's own work (not that of the statements nested in it)
+ * would need a savepoint, or NULL.  As in exec_stmt, the kind decides
+ * first: one that may not run lazily starts the savepoint before it runs.
+ */
+static char *
+stmt_own_impurity(SavepointPlan *sp, PlnStmt *stmt)
+{
+	char	   *why = lazy_stmt_impurity(sp, stmt);
+
+	if (why == NULL && !pln_stmt_may_run_lazily(stmt))
+		why = pstrdup("statement kind not reviewed for running without one");
+	return why;
 }
 
 /* Work out why[] for every statement of the list, depth first */
@@ -476,7 +534,7 @@ plnimble_savepoint_plan(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("function %s is not run by %s",
-						format_procedure(funcoid), PLN_LANG_TITLE)));
+						format_procedure(funcoid), PLN_OWN_TITLE)));
 
 	/* planning may run the function's immutable parts: as a call would */
 	if (pg_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&

@@ -4,8 +4,11 @@
  *	  Entry points of the PL/nimble language: the call handler, the inline
  *	  handler for DO, the validator, and module load (GUCs).
  *
- * Each entry point connects to SPI for the duration of the call, finds or
- * compiles the function (compile.c) and runs it (exec.c).
+ * Each entry point finds or compiles the function (compile.c) and runs it
+ * (exec.c).  The call handler leaves connecting to SPI to the executor,
+ * which does it on first need (many calls never do), except for a
+ * procedure that may end transactions; DO and the validator connect for
+ * the whole call.
  *
  * Copyright (c) 2026, the plnimble developers.
  * Licensed under the PostgreSQL License; see the LICENSE file.
@@ -44,6 +47,7 @@ int			pln_variable_conflict = PLN_RESOLVE_ERROR;
 bool		pln_print_strict_params = false;
 bool		pln_check_asserts = true;
 bool		pln_lazy_savepoints = true;
+bool		pln_identify_as_plpgsql = false;
 int			pln_extra_warnings = PLN_XCHECK_NONE;
 int			pln_extra_errors = PLN_XCHECK_NONE;
 
@@ -210,6 +214,14 @@ _PG_init(void)
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 
+	DefineCustomBoolVariable("plnimble.identify_as_plpgsql",
+							 gettext_noop("Name the language PL/pgSQL in messages and error context lines."),
+							 gettext_noop("For tools that compare message texts with what PL/pgSQL prints."),
+							 &pln_identify_as_plpgsql,
+							 false,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
 	MarkGUCPrefixReserved("plnimble");
 
 	RegisterXactCallback(pln_xact_cb, NULL);
@@ -225,11 +237,15 @@ _PG_init(void)
 Datum
 plnimble_call_handler(PG_FUNCTION_ARGS)
 {
-	bool		nonatomic;
+	/*
+	 * Read after PG_TRY, so kept out of registers that the longjmp of an
+	 * error would leave clobbered.
+	 */
+	volatile bool nonatomic;
+	volatile Datum retval = (Datum) 0;
 	PlnFunction *func;
 	PlnExecState *save_cur_estate;
 	int			save_handler_depth;
-	Datum		retval = (Datum) 0;
 	ResourceOwner volatile procedure_resowner = NULL;
 
 	nonatomic = fcinfo->context &&
@@ -267,7 +283,7 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	func->use_count++;
 
 	/* the caller may have changed anything: check plans again */
-	pln_validity_epoch++;
+	pln_forget_plan_checks();
 	save_handler_depth = pln_handler_depth;
 
 	PG_TRY();
@@ -279,7 +295,7 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	PG_FINALLY();
 	{
 		/* and so may this call have, for the caller's plans */
-		pln_validity_epoch++;
+		pln_forget_plan_checks();
 		/* an error leaving a handler of ours leaves the depth raised */
 		pln_handler_depth = save_handler_depth;
 		func->cur_estate = save_cur_estate;
@@ -335,7 +351,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 
 	func->use_count++;
 	/* see plnimble_call_handler */
-	pln_validity_epoch++;
+	pln_forget_plan_checks();
 	save_handler_depth = pln_handler_depth;
 	if (!codeblock->atomic)
 		procedure_resowner = ResourceOwnerCreate(NULL, "PL/nimble DO block resources");
@@ -370,7 +386,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 	func->use_count--;
 	func->cur_estate = NULL;
 	pln_free_function_memory(func);
-	pln_validity_epoch++;
+	pln_forget_plan_checks();
 
 	if ((rc = SPI_finish()) != SPI_OK_FINISH)
 		elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));

@@ -98,6 +98,9 @@ extern bool pln_parse_dblword(char *word1, char *word2,
 extern bool pln_parse_tripword(char *word1, char *word2, char *word3,
 							   PlnWDatum *wdatum, PlnCWord *cword);
 
+/* dump.c: #option dump */
+extern void pln_dump_function(PlnFunction *func);
+
 /* ----------
  * Namespace (namespace.c)
  * ----------

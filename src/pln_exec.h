@@ -4,8 +4,9 @@
  *	  The executor of PL/nimble: the state of a call and the entry points
  *	  of exec*.c, assign.c and raise.c.
  *
- * Per-call state lives in PlnExecState and is allocated in the caller's
- * SPI procedure context.
+ * Per-call state lives in PlnExecState, on the C stack of
+ * pln_exec_function; what a call allocates lives in the memory context it
+ * started in (datum_context).
  *
  * Copyright (c) 2026, the plnimble developers.
  * Licensed under the PostgreSQL License; see the LICENSE file.
@@ -60,6 +61,9 @@ typedef struct PlnExecState
 	/* the innermost exception block in progress, see savepoint.c */
 	PlnSavepointFrame *sp_top;
 	bool		raising_notice; /* RAISE of a level below ERROR running */
+	bool		starting_savepoint; /* a frame's subtransaction is being
+									 * started: an error now is not the
+									 * frame's (nor its inner frames') */
 
 	/* holds plan references of CALL and DO across transaction ends */
 	ResourceOwner procedure_resowner;
@@ -103,11 +107,23 @@ extern Datum pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo,
 							   ResourceOwner procedure_resowner);
 extern void pln_connect_spi(PlnExecState *estate);
 extern const char *pln_stmt_typename(PlnStmt *stmt);
+
+/* What the executor knows of a statement kind: see pln_stmtkinds.h */
+typedef struct PlnStmtKind
+{
+	const char *name;			/* untranslated */
+	bool		may_run_lazily;
+	const char *(*describe) (PlnStmt *stmt);	/* or NULL: the name */
+} PlnStmtKind;
+
+extern const PlnStmtKind pln_stmt_kinds[];
 extern List *pln_stmt_nested_bodies(PlnStmt *stmt);
 extern void pln_init_analysis_state(PlnExecState *estate, PlnFunction *func);
 
 /* exec.c: statements */
 extern int	exec_stmts(PlnExecState *estate, List *stmts);
+extern PlnVar *pln_case_search_var(PlnExecState *estate, PlnStmtCase *stmt,
+								   Oid valtype, int32 valtypmod);
 extern void exec_eval_cleanup_slowly(PlnExecState *estate);
 extern MemoryContext get_stmt_mcontext(PlnExecState *estate);
 
@@ -180,8 +196,18 @@ extern void pln_subxact_cb(SubXactEvent event, SubTransactionId mySubid,
 extern int	exec_run_select(PlnExecState *estate, PlnExpr *expr,
 							long maxtuples, Portal *portalP);
 extern MemoryContext pln_transaction_eval_context(void);
-/* bumped by anything that may invalidate a plan */
+/*
+ * A plan checked in the current epoch is still valid (exec_expr.c).  After
+ * anything that may have run code other than pure work, call
+ * pln_forget_plan_checks.
+ */
 extern uint64 pln_validity_epoch;
+
+static inline void
+pln_forget_plan_checks(void)
+{
+	pln_validity_epoch++;
+}
 
 /* exec_sql.c: SQL statements */
 extern int	exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt);

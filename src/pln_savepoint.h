@@ -64,32 +64,13 @@ extern void pln_materialize_savepoints(PlnExecState *estate);
 extern bool pln_error_context_unseen(PlnExecState *estate, int sqlerrcode);
 
 /*
- * Statements that may start running inside a handler block that has no
- * subtransaction yet.  They only compute; whatever impure work their
- * expressions, casts or targets need starts the savepoint on the way
- * (pln_need_savepoint).  Every other statement (SQL, and anything added
- * later) starts it before running.
+ * May the statement start running inside a handler block that has no
+ * subtransaction yet?  The column "lazy" of pln_stmtkinds.h says.
  */
 static inline bool
 pln_stmt_may_run_lazily(PlnStmt *stmt)
 {
-	switch (stmt->cmd_type)
-	{
-		case PLN_STMT_BLOCK:
-		case PLN_STMT_ASSIGN:
-		case PLN_STMT_IF:
-		case PLN_STMT_CASE:
-		case PLN_STMT_LOOP:
-		case PLN_STMT_WHILE:
-		case PLN_STMT_FORI:
-		case PLN_STMT_EXIT:
-		case PLN_STMT_RETURN:
-		case PLN_STMT_RAISE:
-		case PLN_STMT_ASSERT:
-			return true;
-		default:
-			return false;
-	}
+	return pln_stmt_kinds[stmt->cmd_type].may_run_lazily;
 }
 
 /*
@@ -120,28 +101,57 @@ pln_in_lazy_region(PlnExecState *estate)
 extern int	pln_handler_depth;
 
 /*
- * For evaluating a simple expression, which needs no SPI connection (a
- * call that only evaluates expressions never makes one): the savepoint
- * part of pln_need_savepoint_to_read and pln_need_savepoint.  A
- * savepoint is never started without SPI connected first
- * (materialize_frame sees to it), and the one use of SPI while
- * evaluating, planning again, calls pln_ensure_spi.
+ * What impure work is about to do, for pln_allow_impure.  Each extent
+ * includes the ones before it.
+ */
+typedef enum PlnImpureWork
+{
+	/*
+	 * Reads the database (the type cache, a TOAST table) but runs no code
+	 * that could change settings or catalogs: an expression of pure-list
+	 * functions over records (pln_expr_tree_calls_only_pure), storing a
+	 * record field.  Plans checked before stay good.
+	 */
+	PLN_IMPURE_READS,
+	/* may run any code, so plans must be checked again afterwards */
+	PLN_IMPURE_RUNS_CODE,
+	/* also uses SPI (parses, plans or runs a query) */
+	PLN_IMPURE_USES_SPI,
+	/* a statement that is not lazy: may also end the transaction (COMMIT) */
+	PLN_IMPURE_STATEMENT
+} PlnImpureWork;
+
+/*
+ * The gate in front of everything that is not known to be pure, inside a
+ * handler block or not.  When it returns, work of the given extent may
+ * run: every enclosing handler block of the call has its subtransaction,
+ * so that a caught error undoes the work, and the flags that let pure work
+ * skip checks are cleared where the work may invalidate what they vouch
+ * for (docs/design.md has the table of these flags):
+ *
+ *	search_path_checked		always (impure work may change the search path)
+ *	pln_validity_epoch		bumped from PLN_IMPURE_RUNS_CODE on
+ *	portal_snapshot_ensured	PLN_IMPURE_STATEMENT
+ *
+ * SPI is connected for PLN_IMPURE_USES_SPI and up, outside our
+ * subtransactions.  Below that it is not: a call that only evaluates
+ * expressions never connects (starting a subtransaction connects first,
+ * see materialize_frame, and the one use of SPI while evaluating,
+ * planning again, calls pln_ensure_spi).  Inline, with work a constant at
+ * every call, so that each call site keeps only the tests it needs.
  */
 static inline void
-pln_expr_need_savepoint_to_read(PlnExecState *estate)
+pln_allow_impure(PlnExecState *estate, PlnImpureWork work)
 {
-	/* impure work may change the search path (see savepoint.c) */
+	if (work >= PLN_IMPURE_USES_SPI && unlikely(!estate->spi_connected))
+		pln_connect_spi(estate);
 	estate->search_path_checked = false;
 	if (unlikely(pln_in_lazy_region(estate)))
 		pln_materialize_savepoints(estate);
-}
-
-static inline void
-pln_expr_need_savepoint(PlnExecState *estate)
-{
-	pln_expr_need_savepoint_to_read(estate);
-	/* impure work may invalidate plans (see exec_expr.c) */
-	pln_validity_epoch++;
+	if (work >= PLN_IMPURE_RUNS_CODE)
+		pln_forget_plan_checks();
+	if (work >= PLN_IMPURE_STATEMENT)
+		estate->portal_snapshot_ensured = false;
 }
 
 static inline void
@@ -149,35 +159,6 @@ pln_ensure_spi(PlnExecState *estate)
 {
 	if (unlikely(!estate->spi_connected))
 		pln_connect_spi(estate);
-}
-
-/*
- * The savepoint half of pln_need_savepoint, for work that is impure only
- * because it may read the database, and runs no code that could change
- * settings or catalogs (an expression of pure-list functions over
- * records: see pln_expr_tree_calls_only_pure).
- */
-static inline void
-pln_need_savepoint_to_read(PlnExecState *estate)
-{
-	/* SPI is connected before any impure work, outside our savepoints */
-	if (unlikely(!estate->spi_connected))
-		pln_connect_spi(estate);
-	pln_expr_need_savepoint_to_read(estate);
-}
-
-/*
- * Call before doing anything that is not known to be pure, inside a
- * handler block or not: it connects to SPI if the call has not yet (every
- * use of SPI is impure), and starts the subtransactions of all enclosing
- * handler blocks that do not have one.
- */
-static inline void
-pln_need_savepoint(PlnExecState *estate)
-{
-	pln_need_savepoint_to_read(estate);
-	/* impure work may invalidate plans (see exec_expr.c) */
-	pln_validity_epoch++;
 }
 
 /* session counters (savepoint.c) */

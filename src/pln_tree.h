@@ -263,40 +263,20 @@ typedef struct PlnExpr
 	MemoryContext plan_error_cxt;	/* holds both, or NULL */
 	CachedPlanSource *plan_error_source;
 	LocalTransactionId plan_error_lxid;
+	bool		generic_plan_failed;	/* the simple check's generic plan
+										 * failed, none was made since */
 } PlnExpr;
 
 /* ----------
  * Statements
  * ----------
  */
+/* one per line of pln_stmtkinds.h */
 typedef enum PlnStmtType
 {
-	PLN_STMT_BLOCK,
-	PLN_STMT_ASSIGN,
-	PLN_STMT_IF,
-	PLN_STMT_CASE,
-	PLN_STMT_LOOP,
-	PLN_STMT_WHILE,
-	PLN_STMT_FORI,
-	PLN_STMT_FORS,
-	PLN_STMT_EXIT,
-	PLN_STMT_RETURN,
-	PLN_STMT_RAISE,
-	PLN_STMT_ASSERT,
-	PLN_STMT_EXECSQL,
-	PLN_STMT_PERFORM,
-	PLN_STMT_GETDIAG,
-	PLN_STMT_DYNEXECUTE,
-	PLN_STMT_DYNFORS,
-	PLN_STMT_OPEN,
-	PLN_STMT_FETCH,
-	PLN_STMT_CLOSE,
-	PLN_STMT_FORC,
-	PLN_STMT_RETURN_NEXT,
-	PLN_STMT_RETURN_QUERY,
-	PLN_STMT_FOREACH_A,
-	PLN_STMT_COMMIT,
-	PLN_STMT_ROLLBACK
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) kind,
+#include "pln_stmtkinds.h"
+#undef PLN_STMT_KIND
 } PlnStmtType;
 
 typedef struct PlnStmt

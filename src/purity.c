@@ -376,9 +376,11 @@ impure_node_walker(Node *node, PurityContext *context)
 		default:
 
 			/*
-			 * Everything else, among them: sub-selects, records, arrays,
-			 * x IN (list) (it looks up the element type on first use),
-			 * domain checks, CURRENT_USER and friends.
+			 * Everything else, among them: sub-selects, records, array
+			 * coercions, arrays of other element types or built of
+			 * arrays (the cases above cover the rest), x IN (list) (it
+			 * looks up the element type on first use), domain checks,
+			 * CURRENT_USER and friends.
 			 */
 			pure = false;
 			break;

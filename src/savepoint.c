@@ -10,7 +10,7 @@
  *
  * Entering a block pushes a frame (on the C stack) that has no
  * subtransaction yet.  Anything that is not known to be pure calls
- * pln_need_savepoint() first; if the innermost frame has no
+ * pln_allow_impure() first; if the innermost frame has no
  * subtransaction, pln_materialize_savepoints() starts one for every frame
  * of the call that lacks one, outermost first, so that subtransactions
  * nest exactly like the blocks.
@@ -147,7 +147,19 @@ stmts_may_show_error_context(List *stmts)
 			case PLN_STMT_EXECSQL:
 			case PLN_STMT_PERFORM:
 				break;
-			default:
+			case PLN_STMT_GETDIAG:
+			case PLN_STMT_DYNEXECUTE:
+			case PLN_STMT_DYNFORS:
+			case PLN_STMT_OPEN:
+			case PLN_STMT_FETCH:
+			case PLN_STMT_CLOSE:
+			case PLN_STMT_FORC:
+			case PLN_STMT_RETURN_NEXT:
+			case PLN_STMT_RETURN_QUERY:
+			case PLN_STMT_FOREACH_A:
+			case PLN_STMT_COMMIT:
+			case PLN_STMT_ROLLBACK:
+				/* not reviewed */
 				return true;
 		}
 		foreach(b, pln_stmt_nested_bodies(stmt))
@@ -176,7 +188,8 @@ pln_error_context_unseen(PlnExecState *estate, int sqlerrcode)
 	PlnSavepointFrame *frame = estate->sp_top;
 	PlnExceptionAction *action;
 
-	if (frame == NULL || frame->materialized || estate->raising_notice)
+	if (frame == NULL || frame->materialized || estate->raising_notice ||
+		estate->starting_savepoint)
 		return false;
 
 	/*
@@ -329,18 +342,34 @@ caught_error_memory(void)
  * it.  The call keeps running in its own memory context; expressions get
  * a context of their own inside the subtransaction, so that its end takes
  * care of whatever they registered there.
+ *
+ * PL/pgSQL starts the subtransaction when the block is entered, before its
+ * protected part, so an error in starting it (in a parallel worker:
+ * "cannot start subtransactions during a parallel operation") is not the
+ * block's to catch, and it says "during statement block entry".  Here the
+ * block's catch point is armed already: starting_savepoint tells the
+ * catch that the error is not the frame's (see catch_without_savepoint),
+ * and the error's CONTEXT line names the block's entry.
  */
 static void
 materialize_frame(PlnExecState *estate, PlnSavepointFrame *frame)
 {
 	MemoryContext oldcontext = CurrentMemoryContext;
+	PlnStmt    *save_err_stmt;
+	const char *save_err_text;
+
+	if (frame->outer != NULL && !frame->outer->materialized)
+		materialize_frame(estate, frame->outer);
+
+	save_err_stmt = estate->err_stmt;
+	save_err_text = estate->err_text;
+	estate->starting_savepoint = true;
+	estate->err_stmt = (PlnStmt *) frame->block;
+	estate->err_text = "during statement block entry";
 
 	/* SPI must be connected outside our subtransactions */
 	if (!estate->spi_connected)
 		pln_connect_spi(estate);
-
-	if (frame->outer != NULL && !frame->outer->materialized)
-		materialize_frame(estate, frame->outer);
 
 	frame->outer_owner = CurrentResourceOwner;
 	frame->outer_econtext = estate->eval_econtext;
@@ -350,12 +379,16 @@ materialize_frame(PlnExecState *estate, PlnSavepointFrame *frame)
 	frame->materialized = true;
 	pln_stats.savepoints_materialized++;
 
+	estate->starting_savepoint = false;
+	estate->err_stmt = save_err_stmt;
+	estate->err_text = save_err_text;
+
 	pln_create_econtext(estate);
 }
 
 /*
  * Give every frame of the call a subtransaction, outermost first.  Called
- * (through pln_need_savepoint) right before the first thing that is not
+ * (through pln_allow_impure) right before the first thing that is not
  * pure.
  */
 void
@@ -379,7 +412,7 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 {
 	MemoryContextSwitchTo(frame->entry_context);
 	/* the error may have come from anywhere: check plans again */
-	pln_validity_epoch++;
+	pln_forget_plan_checks();
 	if (estate->simple_expr_running)
 	{
 		PlnExpr    *expr = estate->simple_expr_running;
@@ -444,7 +477,13 @@ catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
 
 	restore_call_state(estate, frame);
 
-	if (find_handler(block, geterrcode()) == NULL)
+	/*
+	 * An error in starting the subtransaction of this frame or of one
+	 * around it: PL/pgSQL would never have entered the block (see
+	 * materialize_frame), so it goes on up, to a frame that has one.
+	 */
+	if (unlikely(estate->starting_savepoint) ||
+		find_handler(block, geterrcode()) == NULL)
 		PG_RE_THROW();
 
 	edata = copy_caught_error();
@@ -465,6 +504,8 @@ catch_with_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 	ErrorData  *edata;
 
 	estate->err_text = "during exception cleanup";
+	/* an inner frame failed to start its subtransaction: ours to catch */
+	estate->starting_savepoint = false;
 
 	/*
 	 * The handlers that ran inside the block are over: the error belongs
@@ -534,8 +575,9 @@ first_expression(PlnStmtBlock *block)
 }
 
 /*
- * The unusual parts of entering a block: with lazy savepoints off, start
- * the subtransaction right away (the PL/pgSQL way); otherwise bring the
+ * The unusual parts of entering a block: with lazy savepoints off, or in
+ * parallel mode, start the subtransaction right away (the PL/pgSQL way);
+ * otherwise bring the
  * search path up to date if impure work may have changed it.
  *
  * Checking that a cached plan is still valid compares search paths, which
@@ -550,7 +592,7 @@ first_expression(PlnStmtBlock *block)
  * before anything runs.
  *
  * Only impure work can change the search path (a SET, a role change,
- * catalog invalidations), and all impure work passes pln_need_savepoint(),
+ * catalog invalidations), and all impure work passes pln_allow_impure(),
  * which clears search_path_checked; so once checked it stays good until
  * then.  The flag is only ever set here, and only while lazy savepoints
  * are on, so the hot path tests that one flag: the setting, too, can only
@@ -562,11 +604,16 @@ static pg_noinline void
 enter_frame_slowly(PlnExecState *estate, PlnSavepointFrame *frame,
 				   PlnStmtBlock *block)
 {
-	if (!pln_lazy_savepoints)
+	if (!pln_lazy_savepoints || IsInParallelMode())
 	{
-		estate->err_text = "during statement block entry";
+		/*
+		 * In parallel mode no subtransaction can start: the block fails
+		 * here, as it enters, the way PL/pgSQL's does, before anything in
+		 * it has run.  (search_path_checked stays false, so every entry
+		 * comes here; parallel mode starts only in a query, which is
+		 * impure work and so clears it.)
+		 */
 		materialize_frame(estate, frame);
-		estate->err_text = NULL;
 	}
 	else if (block_starts_impure(block))
 	{

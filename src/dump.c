@@ -1,0 +1,344 @@
+/*-------------------------------------------------------------------------
+ *
+ * dump.c
+ *	  #option dump: the compiled tree of a function, in the server log.
+ *
+ * A function whose body starts with "#option dump" has its compiled form
+ * written to the server log each time it is compiled, as PL/pgSQL writes
+ * its tree to the server's output: the variables, then the statements,
+ * one line each, nested statements indented, with the SQL text of the
+ * expressions they evaluate.  It is a LOG message, so clients do not see
+ * it unless they ask for LOG messages.  For people reading the log, not
+ * for programs: the format may change.
+ *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+
+#include "plnimble.h"
+
+static void dump_stmts(StringInfo buf, PlnFunction *func, List *stmts,
+					   int depth);
+
+static void
+dump_expr(StringInfo buf, const char *label, PlnExpr *expr)
+{
+	if (expr != NULL)
+		appendStringInfo(buf, "%s%s '%s'", *label ? " " : "", label,
+						 expr->query);
+}
+
+/* A datum as the function text names it, for statements that use it */
+static void
+dump_datum_name(StringInfo buf, const char *label, PlnFunction *func, int dno)
+{
+	PlnDatum   *datum = func->datums[dno];
+
+	if (datum->dtype == PLN_DTYPE_RECFIELD)
+	{
+		PlnRecField *recfield = (PlnRecField *) datum;
+
+		appendStringInfo(buf, "%s%s \"%s\".\"%s\"", *label ? " " : "", label,
+						 ((PlnVariable *) func->datums[recfield->recparentno])->refname,
+						 recfield->fieldname);
+	}
+	else
+		appendStringInfo(buf, "%s%s \"%s\"", *label ? " " : "", label,
+						 ((PlnVariable *) datum)->refname);
+}
+
+static void
+dump_datum(StringInfo buf, PlnDatum *datum)
+{
+	appendStringInfo(buf, "  %d: ", datum->dno);
+	switch (datum->dtype)
+	{
+		case PLN_DTYPE_VAR:
+			{
+				PlnVar	   *var = (PlnVar *) datum;
+
+				appendStringInfo(buf, "variable \"%s\" %s%s%s",
+								 var->refname,
+								 format_type_with_typemod(var->datatype->typoid,
+														  var->datatype->atttypmod),
+								 var->isconst ? " CONSTANT" : "",
+								 var->notnull ? " NOT NULL" : "");
+				dump_expr(buf, "default", var->default_val);
+				dump_expr(buf, "cursor for", var->cursor_explicit_expr);
+				break;
+			}
+		case PLN_DTYPE_ROW:
+			{
+				PlnRow	   *row = (PlnRow *) datum;
+				int			i;
+
+				appendStringInfo(buf, "row \"%s\" of", row->refname);
+				for (i = 0; i < row->nfields; i++)
+					appendStringInfo(buf, "%s %d", i > 0 ? "," : "",
+									 row->varnos[i]);
+				break;
+			}
+		case PLN_DTYPE_REC:
+			{
+				PlnRec	   *rec = (PlnRec *) datum;
+
+				appendStringInfo(buf, "record \"%s\" %s%s%s", rec->refname,
+								 format_type_be(rec->rectypeid),
+								 rec->isconst ? " CONSTANT" : "",
+								 rec->notnull ? " NOT NULL" : "");
+				dump_expr(buf, "default", rec->default_val);
+				break;
+			}
+		case PLN_DTYPE_RECFIELD:
+			{
+				PlnRecField *recfield = (PlnRecField *) datum;
+
+				appendStringInfo(buf, "field \"%s\" of record %d",
+								 recfield->fieldname, recfield->recparentno);
+				break;
+			}
+	}
+	appendStringInfoChar(buf, '\n');
+}
+
+/* The expressions and targets of a statement, after its name */
+static void
+dump_stmt_details(StringInfo buf, PlnFunction *func, PlnStmt *stmt)
+{
+	ListCell   *lc;
+
+	switch (stmt->cmd_type)
+	{
+		case PLN_STMT_BLOCK:
+			{
+				PlnStmtBlock *block = (PlnStmtBlock *) stmt;
+				int			i;
+
+				if (block->label != NULL)
+					appendStringInfo(buf, " <<%s>>", block->label);
+				if (block->n_initvars > 0)
+				{
+					for (i = 0; i < block->n_initvars; i++)
+						dump_datum_name(buf, i == 0 ? "declares" : "and", func,
+										block->initvarnos[i]);
+				}
+				if (block->exceptions != NULL)
+					appendStringInfoString(buf, " with EXCEPTION");
+				break;
+			}
+		case PLN_STMT_ASSIGN:
+			dump_datum_name(buf, "to", func, ((PlnStmtAssign *) stmt)->varno);
+			dump_expr(buf, ":=", ((PlnStmtAssign *) stmt)->expr);
+			break;
+		case PLN_STMT_IF:
+			dump_expr(buf, "if", ((PlnStmtIf *) stmt)->cond);
+			foreach(lc, ((PlnStmtIf *) stmt)->elsif_list)
+				dump_expr(buf, "elsif", ((PlnIfElsif *) lfirst(lc))->cond);
+			break;
+		case PLN_STMT_CASE:
+			dump_expr(buf, "of", ((PlnStmtCase *) stmt)->t_expr);
+			foreach(lc, ((PlnStmtCase *) stmt)->case_when_list)
+				dump_expr(buf, "when", ((PlnCaseWhen *) lfirst(lc))->expr);
+			break;
+		case PLN_STMT_LOOP:
+			break;
+		case PLN_STMT_WHILE:
+			dump_expr(buf, "while", ((PlnStmtWhile *) stmt)->cond);
+			break;
+		case PLN_STMT_FORI:
+			{
+				PlnStmtForI *fori = (PlnStmtForI *) stmt;
+
+				dump_datum_name(buf, "", func, fori->var->dno);
+				if (fori->reverse)
+					appendStringInfoString(buf, " reverse");
+				dump_expr(buf, "from", fori->lower);
+				dump_expr(buf, "to", fori->upper);
+				dump_expr(buf, "by", fori->step);
+				break;
+			}
+		case PLN_STMT_FORS:
+			dump_datum_name(buf, "", func, ((PlnStmtForS *) stmt)->var->dno);
+			dump_expr(buf, "in", ((PlnStmtForS *) stmt)->query);
+			break;
+		case PLN_STMT_EXIT:
+			if (((PlnStmtExit *) stmt)->label != NULL)
+				appendStringInfo(buf, " %s", ((PlnStmtExit *) stmt)->label);
+			dump_expr(buf, "when", ((PlnStmtExit *) stmt)->cond);
+			break;
+		case PLN_STMT_RETURN:
+			if (((PlnStmtReturn *) stmt)->retvarno >= 0)
+				dump_datum_name(buf, "", func, ((PlnStmtReturn *) stmt)->retvarno);
+			dump_expr(buf, "", ((PlnStmtReturn *) stmt)->expr);
+			break;
+		case PLN_STMT_RAISE:
+			{
+				PlnStmtRaise *raise = (PlnStmtRaise *) stmt;
+
+				if (raise->condname != NULL)
+					appendStringInfo(buf, " %s", raise->condname);
+				if (raise->message != NULL)
+					appendStringInfo(buf, " '%s'", raise->message);
+				foreach(lc, raise->params)
+					dump_expr(buf, "param", (PlnExpr *) lfirst(lc));
+				foreach(lc, raise->options)
+					dump_expr(buf, "option", ((PlnRaiseOption *) lfirst(lc))->expr);
+				break;
+			}
+		case PLN_STMT_ASSERT:
+			dump_expr(buf, "", ((PlnStmtAssert *) stmt)->cond);
+			dump_expr(buf, "message", ((PlnStmtAssert *) stmt)->message);
+			break;
+		case PLN_STMT_EXECSQL:
+			dump_expr(buf, "", ((PlnStmtExecSql *) stmt)->sqlstmt);
+			if (((PlnStmtExecSql *) stmt)->into)
+				dump_datum_name(buf,
+								((PlnStmtExecSql *) stmt)->strict ? "into strict" : "into",
+								func, ((PlnStmtExecSql *) stmt)->target->dno);
+			break;
+		case PLN_STMT_PERFORM:
+			dump_expr(buf, "", ((PlnStmtPerform *) stmt)->expr);
+			break;
+		case PLN_STMT_GETDIAG:
+			foreach(lc, ((PlnStmtGetDiag *) stmt)->diag_items)
+			{
+				PlnDiagItem *item = (PlnDiagItem *) lfirst(lc);
+
+				dump_datum_name(buf, "", func, item->target);
+				appendStringInfo(buf, " = %s", pln_diag_kind_name(item->kind));
+			}
+			break;
+		case PLN_STMT_DYNEXECUTE:
+			dump_expr(buf, "", ((PlnStmtDynExecute *) stmt)->query);
+			foreach(lc, ((PlnStmtDynExecute *) stmt)->params)
+				dump_expr(buf, "using", (PlnExpr *) lfirst(lc));
+			break;
+		case PLN_STMT_DYNFORS:
+			dump_datum_name(buf, "", func, ((PlnStmtDynForS *) stmt)->var->dno);
+			dump_expr(buf, "in execute", ((PlnStmtDynForS *) stmt)->query);
+			foreach(lc, ((PlnStmtDynForS *) stmt)->params)
+				dump_expr(buf, "using", (PlnExpr *) lfirst(lc));
+			break;
+		case PLN_STMT_OPEN:
+			dump_datum_name(buf, "", func, ((PlnStmtOpen *) stmt)->curvar);
+			dump_expr(buf, "arguments", ((PlnStmtOpen *) stmt)->argquery);
+			dump_expr(buf, "for", ((PlnStmtOpen *) stmt)->query);
+			dump_expr(buf, "for execute", ((PlnStmtOpen *) stmt)->dynquery);
+			break;
+		case PLN_STMT_FETCH:
+			dump_datum_name(buf, "", func, ((PlnStmtFetch *) stmt)->curvar);
+			dump_expr(buf, "count", ((PlnStmtFetch *) stmt)->expr);
+			if (((PlnStmtFetch *) stmt)->target != NULL)
+				dump_datum_name(buf, "into", func,
+								((PlnStmtFetch *) stmt)->target->dno);
+			break;
+		case PLN_STMT_CLOSE:
+			dump_datum_name(buf, "", func, ((PlnStmtClose *) stmt)->curvar);
+			break;
+		case PLN_STMT_FORC:
+			dump_datum_name(buf, "", func, ((PlnStmtForC *) stmt)->var->dno);
+			dump_datum_name(buf, "in", func, ((PlnStmtForC *) stmt)->curvar);
+			dump_expr(buf, "arguments", ((PlnStmtForC *) stmt)->argquery);
+			break;
+		case PLN_STMT_RETURN_NEXT:
+			if (((PlnStmtReturnNext *) stmt)->retvarno >= 0)
+				dump_datum_name(buf, "", func, ((PlnStmtReturnNext *) stmt)->retvarno);
+			dump_expr(buf, "", ((PlnStmtReturnNext *) stmt)->expr);
+			break;
+		case PLN_STMT_RETURN_QUERY:
+			dump_expr(buf, "", ((PlnStmtReturnQuery *) stmt)->query);
+			dump_expr(buf, "execute", ((PlnStmtReturnQuery *) stmt)->dynquery);
+			foreach(lc, ((PlnStmtReturnQuery *) stmt)->params)
+				dump_expr(buf, "using", (PlnExpr *) lfirst(lc));
+			break;
+		case PLN_STMT_FOREACH_A:
+			dump_datum_name(buf, "", func, ((PlnStmtForeachA *) stmt)->varno);
+			if (((PlnStmtForeachA *) stmt)->slice > 0)
+				appendStringInfo(buf, " slice %d", ((PlnStmtForeachA *) stmt)->slice);
+			dump_expr(buf, "in array", ((PlnStmtForeachA *) stmt)->expr);
+			break;
+		case PLN_STMT_COMMIT:
+		case PLN_STMT_ROLLBACK:
+			if (((PlnStmtCommit *) stmt)->chain)
+				appendStringInfoString(buf, " and chain");
+			break;
+	}
+}
+
+static void
+dump_stmts(StringInfo buf, PlnFunction *func, List *stmts, int depth)
+{
+	ListCell   *lc;
+
+	/* the tree can be as deep as the function text is nested */
+	check_stack_depth();
+
+	foreach(lc, stmts)
+	{
+		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+		ListCell   *b;
+
+		appendStringInfo(buf, "%*sline %d: %s", depth * 2 + 2, "",
+						 stmt->lineno, pln_stmt_typename(stmt));
+		dump_stmt_details(buf, func, stmt);
+		appendStringInfoChar(buf, '\n');
+
+		if (stmt->cmd_type == PLN_STMT_BLOCK &&
+			((PlnStmtBlock *) stmt)->exceptions != NULL)
+		{
+			/* the body, then each handler with its conditions */
+			PlnStmtBlock *block = (PlnStmtBlock *) stmt;
+
+			dump_stmts(buf, func, block->body, depth + 1);
+			foreach(b, block->exceptions->actions)
+			{
+				PlnExceptionAction *action = (PlnExceptionAction *) lfirst(b);
+				PlnCondition *cond;
+
+				appendStringInfo(buf, "%*sline %d: handler for", depth * 2 + 2,
+								 "", action->lineno);
+				for (cond = action->conditions; cond != NULL; cond = cond->next)
+					appendStringInfo(buf, "%s %s", cond == action->conditions ? "" : " or",
+									 cond->condname);
+				appendStringInfoChar(buf, '\n');
+				dump_stmts(buf, func, action->action, depth + 1);
+			}
+			continue;
+		}
+		/* bodies of blocks, branches and loops */
+		foreach(b, pln_stmt_nested_bodies(stmt))
+			dump_stmts(buf, func, (List *) lfirst(b), depth + 1);
+	}
+}
+
+/*
+ * Write the compiled function to the server log (called by the compiler
+ * when the body asked for it with #option dump).
+ */
+void
+pln_dump_function(PlnFunction *func)
+{
+	StringInfoData buf;
+	int			i;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "compiled tree of %s function %s\nvariables:\n",
+					 PLN_LANG_TITLE, func->fn_signature);
+	for (i = 0; i < func->ndatums; i++)
+		dump_datum(&buf, func->datums[i]);
+	appendStringInfoString(&buf, "statements:\n");
+	dump_stmts(&buf, func, list_make1(func->action), 0);
+
+	ereport(LOG,
+			(errmsg_internal("%s", buf.data),
+			 errhidestmt(true),
+			 errhidecontext(true)));
+	pfree(buf.data);
+}

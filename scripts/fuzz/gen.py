@@ -171,6 +171,14 @@ class Gen:
         }
         return self.pick(lits.get(typ, ["NULL"]))
 
+    def ctx_var(self):
+        """A variable for PG_CONTEXT / PG_EXCEPTION_CONTEXT, which is only
+        printed: these texts name the language, and PL/nimble is longer
+        than PL/pgSQL, so lengths and substrings of them differ anyway."""
+        if "fz_ctx text;" not in self.lines_decl_extra:
+            self.lines_decl_extra.append("fz_ctx text;")
+        return "fz_ctx"
+
     def cond(self):
         e = self.expr("bool")
         return "(%s)" % e if self.chance(0.8) else e
@@ -600,7 +608,7 @@ class Gen:
         items = self.r.sample(STACKED_ITEMS, self.r.randint(1, 3))
         parts = []
         for it in items:
-            v = self.var_of("text", True)
+            v = self.ctx_var() if it == "PG_EXCEPTION_CONTEXT" else self.var_of("text", True)
             if not v:
                 return
             parts.append("%s %s %s" % (v, self.pick(["=", ":="]), it))
@@ -696,6 +704,8 @@ class Gen:
     def s_getdiag(self):
         it = self.pick(DIAG_ITEMS + (["RETURNED_SQLSTATE"] if self.chance(0.03) else []))
         v = self.var_of("int" if it == "ROW_COUNT" else "text", True)
+        if it == "PG_CONTEXT":
+            v = self.ctx_var()
         if not v:
             return self.s_null()
         self.emit("GET %sDIAGNOSTICS %s %s %s;" % (self.pick(["", "", "CURRENT "]) if not self.chance(0.05) else "STACKED ",

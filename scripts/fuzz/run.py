@@ -271,8 +271,9 @@ def compare(mode, o_steps, n_steps):
 class Side:
     """One database: a connection that is re-made after a crash."""
 
-    def __init__(self, conninfo, name):
+    def __init__(self, conninfo, name, session_extra=""):
         self.conninfo, self.name = conninfo, name
+        self.session_extra = session_extra
         self.conn = None
         self.prepare = None
         self.pending_rollback = False
@@ -284,6 +285,8 @@ class Side:
             try:
                 self.conn = pq.Conn(self.conninfo)
                 self.conn.run(SESSION_SQL)
+                if self.session_extra:
+                    self.conn.run(self.session_extra)
                 if self.prepare:
                     self.conn.run(self.prepare)
                 self.pending_rollback = False
@@ -369,7 +372,8 @@ class Fuzzer:
     def __init__(self, args):
         self.args = args
         self.oracle = Side(args.oracle, "oracle")
-        self.nimble = Side(args.nimble, "nimble")
+        self.nimble = Side(args.nimble, "nimble",
+                           "SET plnimble.identify_as_plpgsql = on" if args.identify_as_plpgsql else "")
         self.known, self.skips = load_known(args.known)
         self.stats = {"programs": 0, "runs": 0, "differences": 0, "crashes": 0, "hangs": 0,
                       "flaky": 0, "known": 0, "unknown": 0, "gen": 0, "mut": 0}
@@ -633,6 +637,8 @@ def main():
     ap.add_argument("--shrink-seconds", type=float, default=60)
     ap.add_argument("--shrink-tests", type=int, default=400)
     ap.add_argument("--shrink-known", action="store_true")
+    ap.add_argument("--identify-as-plpgsql", action="store_true",
+                    help="plnimble's session sets plnimble.identify_as_plpgsql (messages name PL/pgSQL)")
     ap.add_argument("--replay", help="run a saved case.json again")
     ap.add_argument("--shrink-case", action="store_true", help="with --replay: shrink it (saved under --out)")
     ap.add_argument("--progress", type=float, default=30, help="seconds between progress lines")

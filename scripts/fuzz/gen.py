@@ -515,6 +515,14 @@ class Gen:
             self.emit("%sFOR %s IN EXECUTE 'SELECT id, v FROM t1 WHERE id > $1 ORDER BY 1' USING %s LOOP" % (
                 lab, rv, self.expr("int", 2)))
             self.loop_body(label)
+        elif k == "foreach" and self.chance(0.25):
+            ev = self.fresh("e")
+            self.lines_decl_extra.append("%s int[];" % ev)
+            self.scopes[-1].append(Var(ev, "int[]"))
+            self.emit("%sFOREACH %s SLICE %s IN ARRAY %s LOOP" % (
+                lab, ev, self.pick(["1", "1", "2", "0"]),
+                self.pick(["ARRAY[[1, 2], [3, 4]]", "'{{5},{6}}'::int[]", self.expr("int[]", 1)])))
+            self.loop_body(label)
         elif k == "foreach":
             ev = self.fresh("e")
             self.lines_decl_extra.append("%s int;" % ev)

@@ -319,7 +319,8 @@ keep_var_value(PlnExecState *estate, PlnVar *var, Datum value)
 
 	oldcontext = MemoryContextSwitchTo(estate->datum_context);
 	if (var->datatype->typisarray)
-		result = expand_array(value, estate->datum_context, NULL);
+		result = expand_array(value, estate->datum_context,
+							  var->datatype->elem_meta);
 	else if (var->datatype->typlen == -1 &&
 			 VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(value)))
 		result = datumCopy(value, false, -1);

@@ -76,6 +76,9 @@ static void read_into_target(PlnVariable **target, bool *strict);
 static PlnRow *read_into_scalar_list(char *initial_name,
 									 PlnDatum *initial_datum,
 									 int initial_location);
+static PlnRow *scalar_list1(char *name, PlnDatum *datum, int lineno,
+							int location);
+static PlnRow *make_scalar_row(List *names, List *dnos, int lineno);
 static PlnType *read_datatype(int tok);
 static PlnType *word_type(char *ident);
 static PlnType *cword_type(List *idents);
@@ -1140,6 +1143,11 @@ for_control		: for_variable K_IN
 							PlnStmtDynForS *new;
 							int			endtoken;
 
+							/* the query first: its errors come before the target's */
+							PlnExpr    *query = read_sql_expression2(K_LOOP, K_USING,
+																	 "LOOP or USING",
+																	 &endtoken);
+
 							new = palloc0(sizeof(PlnStmtDynForS));
 							new->cmd_type = PLN_STMT_DYNFORS;
 							new->stmtid = pln_next_stmtid();
@@ -1150,16 +1158,15 @@ for_control		: for_variable K_IN
 							}
 							else if ($1.scalar)
 								new->var = (PlnVariable *)
-									read_into_scalar_list($1.name, $1.scalar, @1);
+									scalar_list1($1.name, $1.scalar,
+												 $1.lineno, @1);
 							else
 								ereport(ERROR,
 										(errcode(ERRCODE_DATATYPE_MISMATCH),
 										 errmsg("loop variable of loop over rows must be a record variable or list of scalar variables"),
 										 pln_scanner_errposition(@1)));
 
-							new->query = read_sql_expression2(K_LOOP, K_USING,
-															  "LOOP or USING",
-															  &endtoken);
+							new->query = query;
 							while (endtoken == K_USING || endtoken == ',')
 								new->params = lappend(new->params,
 													  read_sql_expression2(',', K_LOOP,
@@ -1318,8 +1325,8 @@ for_control		: for_variable K_IN
 								{
 									/* one scalar: a row of one field */
 									new->var = (PlnVariable *)
-										read_into_scalar_list($1.name,
-															  $1.scalar, @1);
+										scalar_list1($1.name, $1.scalar,
+													 $1.lineno, @1);
 								}
 								else
 								{
@@ -1596,13 +1603,17 @@ stmt_dynexecute : K_EXECUTE
 
 						new = palloc0(sizeof(PlnStmtDynExecute));
 						new->cmd_type = PLN_STMT_DYNEXECUTE;
-						new->lineno = pln_location_to_lineno(@1);
-						new->stmtid = pln_next_stmtid();
 						new->query = read_sql_construct(K_INTO, K_USING, ';',
 														"INTO or USING or ;",
 														RAW_PARSE_PLPGSQL_EXPR,
 														true, true,
 														NULL, &endtoken);
+						/*
+						 * (after the query: "near line N" of a compile error
+						 * names the last line looked up, as in PL/pgSQL)
+						 */
+						new->lineno = pln_location_to_lineno(@1);
+						new->stmtid = pln_next_stmtid();
 
 						/* INTO and USING may come in either order, once each */
 						while (endtoken != ';')
@@ -3068,9 +3079,6 @@ read_into_scalar_list(char *initial_name,
 {
 	List	   *names;
 	List	   *dnos;
-	PlnRow	   *row;
-	ListCell   *lc;
-	int			i;
 	int			tok;
 
 	check_assignable(initial_datum, initial_location);
@@ -3106,10 +3114,35 @@ read_into_scalar_list(char *initial_name,
 	/* that token was not a comma, so it belongs to what follows */
 	pln_push_back_token(tok);
 
+	return make_scalar_row(names, dnos,
+						   pln_location_to_lineno(initial_location));
+}
+
+/*
+ * A single scalar FOR target, whose name has been read already (a list
+ * would have been read by for_variable): a row of one field.  Nothing
+ * more is read.
+ */
+static PlnRow *
+scalar_list1(char *name, PlnDatum *datum, int lineno, int location)
+{
+	check_assignable(datum, location);
+	return make_scalar_row(list_make1(name), list_make1_int(datum->dno),
+						   lineno);
+}
+
+/* The anonymous row that stands for a list of scalar targets */
+static PlnRow *
+make_scalar_row(List *names, List *dnos, int lineno)
+{
+	PlnRow	   *row;
+	ListCell   *lc;
+	int			i;
+
 	row = palloc0(sizeof(PlnRow));
 	row->dtype = PLN_DTYPE_ROW;
 	row->refname = "(unnamed row)";
-	row->lineno = pln_location_to_lineno(initial_location);
+	row->lineno = lineno;
 	row->nfields = list_length(dnos);
 	row->fieldnames = palloc(sizeof(char *) * row->nfields);
 	row->varnos = palloc(sizeof(int) * row->nfields);

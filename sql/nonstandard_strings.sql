@@ -53,3 +53,12 @@ RESET check_function_bodies;
 SET standard_conforming_strings = on;
 SELECT ns_raise();
 DO $$ BEGIN RAISE NOTICE 'a\\b %', 'c\\d'; END $$;
+
+-- escapes that make a zero byte or invalid text are refused by the scanner
+SET standard_conforming_strings = off;
+DO $$ declare b bytea; begin b := '\x00ff'::bytea; end $$;
+DO $$ begin raise notice 'x\000y'; end $$;
+DO $$ begin raise notice E'\xff'; end $$;
+DO $$ begin raise notice E'\303\251 ok'; end $$;
+RESET standard_conforming_strings;
+DO $$ begin raise notice E'\x00'; end $$;

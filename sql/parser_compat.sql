@@ -273,3 +273,34 @@ DO $$ declare ca cursor ("in" int, hi int) for select 1; r record; begin for r i
 DO $$ declare ca cursor (query int, hi int) for select query, hi; r record; begin for r in ca(query := 8, hi := 7) loop raise notice '%', r; end loop; end $$;
 DO $$ declare hi int := 3; ca cursor (lo int, hi int) for select lo, hi; r record; begin open ca(hi := 8, lo := hi); fetch ca into r; raise notice '%', r; end $$;
 DO $$ <<b>> declare hi int := 3; ca cursor (lo int, hi int) for select lo, hi; r record; begin open ca(b.hi := 8, lo := hi); end $$;
+
+-- compile errors at the first call name the line PL/pgSQL names
+SET check_function_bodies = off;
+CREATE FUNCTION pc_late_execute() RETURNS int LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN 1;
+  EXECUTE 'SELECT 1'
+END $$;
+SELECT pc_late_execute();
+RESET check_function_bodies;
+
+-- FOR ... IN EXECUTE reads its query before judging its target; a single
+-- scalar target reads nothing more
+DO $$ declare i int; begin for i in execute 'select 1' loop raise notice '%', i; end loop; end $$;
+DO $$ declare i int; j int; begin for i, j in execute 'select 1, 2' loop raise notice '% %', i, j; end loop; end $$;
+DO $$ begin for i in execute 1..2_0 loop end loop; end $$;
+DO $$ declare i int; begin for i in select 1 loop raise notice '%', i; end loop; end $$;
+DO $$ declare i int; begin for i in select 1 loop , end loop; end $$;
+
+-- Unicode escapes in E'' strings: surrogate pairs, invalid values and forms
+DO $$ begin raise notice E'\u00e9 \U0001F600'; end $$;
+DO $$ begin raise notice E'\u0000'; end $$;
+DO $$ begin raise notice E'\uD83D\uDE00'; end $$;
+DO $$ begin raise notice E'\uD83D'; end $$;
+DO $$ begin raise notice E'\uDE00'; end $$;
+DO $$ begin raise notice E'\u12'; end $$;
+DO $$ begin raise notice E'\U1234'; end $$;
+DO $$ begin raise notice E'\uD83Dx'; end $$;
+DO $$ begin raise notice E'\x'; end $$;
+DO $$ begin raise notice E'\777'; end $$;
+DO $$ begin raise notice U&'\0061'; end $$;

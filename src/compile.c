@@ -647,6 +647,7 @@ finish_compile(PlnFunction *function)
 	function->datums = palloc(sizeof(PlnDatum *) * datums_count);
 	memcpy(function->datums, datums_array, sizeof(PlnDatum *) * datums_count);
 	function->nstatements = stmt_counter;
+	function->stmt_checks_stack = pln_stack_check_points(function);
 	function->use_count = 0;
 
 	/* #option dump */

@@ -961,6 +961,60 @@ run_simple_expr_state(PlnExecState *estate, PlnExpr *expr, ExprState *state,
 }
 
 /*
+ * The CONTEXT line SPI would add, had the evaluation gone through it as
+ * PL/pgSQL's does (the wording is the core's).
+ */
+typedef struct SpiExprErrorArg
+{
+	PlnExecState *estate;
+	PlnExpr    *expr;
+} SpiExprErrorArg;
+
+static void
+spi_expr_error_callback(void *arg)
+{
+	SpiExprErrorArg *cb = (SpiExprErrorArg *) arg;
+	PlnExpr    *expr = cb->expr;
+
+	/* as in exec_error_callback: nobody will see it */
+	if (pln_error_context_unseen(cb->estate, geterrcode()))
+		return;
+
+	if (expr->parseMode == RAW_PARSE_PLPGSQL_EXPR)
+		errcontext("SQL expression \"%s\"", expr->query);
+	else
+		errcontext("PL/pgSQL assignment \"%s\"", expr->query);
+}
+
+/*
+ * Run a simple expression as though it went through SPI, where PL/pgSQL
+ * sends it: an evaluation of it failed earlier in the transaction (PL/pgSQL
+ * then leaves it marked as busy), or it is busy in an outer recursion
+ * level.  The differences that show are SPI's CONTEXT line for errors and
+ * notices raised while it runs, and ROW_COUNT, which the one row of the
+ * query sets to 1.
+ */
+static pg_noinline Datum
+run_simple_expr_as_spi(PlnExecState *estate, PlnExpr *expr, ExprState *state,
+					   bool pure, bool *isNull)
+{
+	ErrorContextCallback errcallback;
+	SpiExprErrorArg cb;
+	Datum		result;
+
+	cb.estate = estate;
+	cb.expr = expr;
+	errcallback.callback = spi_expr_error_callback;
+	errcallback.arg = &cb;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	result = run_simple_expr_state(estate, expr, state, pure, isNull);
+	error_context_stack = errcallback.previous;
+	estate->eval_processed = 1;
+	return result;
+}
+
+/*
  * An impure expression may need a snapshot, which a procedure has none of
  * right after COMMIT.  Once one is there, only an impure statement
  * (exec_stmt clears the flag) or a subtransaction rollback can take it
@@ -1060,8 +1114,12 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 
 	expr->simple_in_use = true;
 	estate->simple_expr_running = expr;
-	*result = run_simple_expr_state(estate, expr, expr->simple_state, pure,
-									isNull);
+	if (unlikely(expr->simple_failed_lxid == curlxid))
+		*result = run_simple_expr_as_spi(estate, expr, expr->simple_state,
+										 pure, isNull);
+	else
+		*result = run_simple_expr_state(estate, expr, expr->simple_state,
+										pure, isNull);
 	estate->simple_expr_running = NULL;
 	expr->simple_in_use = false;
 	return true;
@@ -1069,21 +1127,6 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 
 /* recursion levels with a state of their own; deeper ones use SPI */
 #define PLN_MAX_NESTED_STATES 256
-
-/*
- * The CONTEXT line SPI would add, had the evaluation gone through it as
- * PL/pgSQL's does (the wording is the core's).
- */
-static void
-nested_expr_error_callback(void *arg)
-{
-	PlnExpr    *expr = (PlnExpr *) arg;
-
-	if (expr->parseMode == RAW_PARSE_PLPGSQL_EXPR)
-		errcontext("SQL expression \"%s\"", expr->query);
-	else
-		errcontext("PL/pgSQL assignment \"%s\"", expr->query);
-}
 
 /*
  * Evaluate a simple expression that is being evaluated already, by the
@@ -1108,8 +1151,6 @@ exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 	ExprState  *state;
 	int			generation;
 	MemoryContext oldcontext;
-	ErrorContextCallback errcallback;
-
 	if (level <= 0 || level >= PLN_MAX_NESTED_STATES ||
 		expr->simple_is_param ||
 		expr->simple_plan_lxid != curlxid)
@@ -1162,12 +1203,7 @@ exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 	 */
 	generation = expr->simple_nested_generation;
 	expr->simple_nested_states[level] = NULL;
-	errcallback.callback = nested_expr_error_callback;
-	errcallback.arg = expr;
-	errcallback.previous = error_context_stack;
-	error_context_stack = &errcallback;
-	*result = run_simple_expr_state(estate, expr, state, false, isNull);
-	error_context_stack = errcallback.previous;
+	*result = run_simple_expr_as_spi(estate, expr, state, false, isNull);
 	/* (unless a deeper level started the states afresh meanwhile) */
 	if (expr->simple_nested_generation == generation &&
 		level < expr->simple_nested_count &&

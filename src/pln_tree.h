@@ -240,6 +240,10 @@ typedef struct PlnExpr
 	int			simple_state_generation;	/* of the plan it was built
 											 * from */
 	bool		simple_in_use;	/* recursion guard */
+	LocalTransactionId simple_failed_lxid;	/* an evaluation failed in this
+											 * transaction (the error was
+											 * caught): see
+											 * run_simple_expr_as_spi */
 
 	/*
 	 * States for evaluations that start while the expression is busy in
@@ -723,6 +727,8 @@ typedef struct PlnFunction
 	PlnDatum  **datums;
 	PlnStmtBlock *action;
 	unsigned int nstatements;
+	/* by stmtid: must the statement check the stack before it runs? */
+	bool	   *stmt_checks_stack;
 
 	/* expressions with prepared plans, to free them on recompilation */
 	List	   *planned_exprs;

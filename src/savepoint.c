@@ -41,6 +41,7 @@
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "miscadmin.h"
+#include "storage/proc.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -357,15 +358,19 @@ materialize_frame(PlnExecState *estate, PlnSavepointFrame *frame)
 	MemoryContext oldcontext = CurrentMemoryContext;
 	PlnStmt    *save_err_stmt;
 	const char *save_err_text;
+	PlnVariable *save_err_var;
 
 	if (frame->outer != NULL && !frame->outer->materialized)
 		materialize_frame(estate, frame->outer);
 
 	save_err_stmt = estate->err_stmt;
 	save_err_text = estate->err_text;
+	save_err_var = estate->err_var;
 	estate->starting_savepoint = true;
 	estate->err_stmt = (PlnStmt *) frame->block;
 	estate->err_text = "during statement block entry";
+	/* (the block's variables were initialised when it was entered) */
+	estate->err_var = NULL;
 
 	/* SPI must be connected outside our subtransactions */
 	if (!estate->spi_connected)
@@ -382,6 +387,7 @@ materialize_frame(PlnExecState *estate, PlnSavepointFrame *frame)
 	estate->starting_savepoint = false;
 	estate->err_stmt = save_err_stmt;
 	estate->err_text = save_err_text;
+	estate->err_var = save_err_var;
 
 	pln_create_econtext(estate);
 }
@@ -436,7 +442,8 @@ pln_innermost_frame_is_lazy(PlnStmt **stmt)
  * scratch memory.  (No statement keeps anything in the statement context
  * while statements nested in it run, so it can be reset here.)  A failed simple
  * expression may be used again in this transaction, with a fresh state
- * unless it is pure (PL/pgSQL instead sends it through SPI from then on).
+ * unless it is pure; PL/pgSQL instead sends it through SPI from then on,
+ * which shows (simple_failed_lxid, see exec_expr.c).
  */
 static void
 restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
@@ -450,6 +457,7 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 		PlnExpr    *expr = estate->simple_expr_running;
 
 		expr->simple_in_use = false;
+		expr->simple_failed_lxid = MyProc->lxid;
 
 		/*
 		 * Only a pure state is sure to hold nothing between evaluations;
@@ -822,6 +830,8 @@ pln_run_handler_block_loop(PlnExecState *estate, PlnStmtBlock *block,
 			while (loop->next_iteration(estate, loop))
 			{
 				estate->err_stmt = (PlnStmt *) block;
+				/* (as exec_stmt_block does for a block without variables) */
+				estate->err_var = NULL;
 				CHECK_FOR_INTERRUPTS();
 
 				enter_frame(estate, &frame, block);

@@ -84,6 +84,9 @@ typedef struct PlnExecState
 	/* error context */
 	PlnStmt    *err_stmt;
 	const char *err_text;
+
+	/* consumers of the plugin hook watching this call, or NULL */
+	struct PlnPluginCall *plugins;	/* see pln_plugin.h */
 } PlnExecState;
 
 /* Result codes of statement execution */

@@ -61,7 +61,16 @@ PG_CPPFLAGS += -D'PGDLLEXPORT=__attribute__((visibility("default")))'
 ERRCODES_TXT := $(shell $(PG_CONFIG) --sharedir)/errcodes.txt
 
 EXTRA_CLEAN = grammar/gram.c grammar/gram.h grammar/scan.c src/conditions_table.h \
-	src/version.stamp
+	src/lazy_check_list.h src/lazy_check.wrap src/version.stamp
+
+# The checking build (make PLN_LAZY_CHECK=1; docs/design.md, "The checking
+# build"): the server functions plnimble's objects call that belong to the
+# groups in scripts/gen-lazy-check.sh are wrapped by src/lazy_check.c.
+ifdef PLN_LAZY_CHECK
+LAZY_CHECKED_OBJS := $(OBJS)
+OBJS += src/lazy_check.o
+SHLIB_LINK += @src/lazy_check.wrap
+endif
 
 # make installcheck: the regression scripts of sql/, in an existing server
 # (PGHOST, PGPORT, PGUSER as usual; a superuser, as the scripts create
@@ -117,9 +126,18 @@ src/version.stamp: FORCE
 
 PLN_VERSION_DEFINES = -DPLN_EXT_VERSION='"$(PLN_EXT_VERSION)"' \
 	-DPLN_GIT_COMMIT='"$(PLN_GIT_COMMIT)"' -DPLN_BUILD_TIME='"$(PLN_BUILD_TIME)"'
-src/version.o: src/version.stamp $(filter-out src/version.o,$(OBJS))
+src/version.o: src/version.stamp $(filter-out src/version.o src/lazy_check.o,$(OBJS))
 src/version.o src/version.bc: private override CPPFLAGS += $(PLN_VERSION_DEFINES)
 src/version.bc: src/version.o
 
 .PHONY: FORCE
 FORCE:
+
+ifdef PLN_LAZY_CHECK
+src/lazy_check_list.h src/lazy_check.wrap &: scripts/gen-lazy-check.sh $(LAZY_CHECKED_OBJS)
+	bash scripts/gen-lazy-check.sh "$(shell $(PG_CONFIG) --includedir-server)" \
+		src/lazy_check_list.h src/lazy_check.wrap $(LAZY_CHECKED_OBJS)
+
+src/lazy_check.o src/lazy_check.bc: src/lazy_check_list.h
+$(shlib): src/lazy_check.wrap
+endif

@@ -22,6 +22,7 @@
 #include "postgres.h"
 
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "mb/pg_wchar.h"
@@ -30,6 +31,7 @@
 #include "parser/scansup.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/syscache.h"
 
 #include "plnimble.h"
 
@@ -58,7 +60,9 @@ static PlnExpr *read_sql_expression2(int until, int until2,
 static PlnExpr *make_plexpr(char *query, RawParseMode mode, int location);
 static void check_sql_expr(const char *stmt, RawParseMode parseMode,
 						   int location);
-static PlnStmt *make_execsql_stmt(int firsttoken, int location);
+static PlnStmt *make_call_stmt(int location, bool is_do);
+static PlnStmt *make_execsql_stmt(int firsttoken, int location,
+								   PlnWord *word);
 static PlnExpr *read_cursor_args(PlnVar *cursor, int until);
 static PlnStmtFetch *read_fetch_direction(void);
 static void read_fetch_count(PlnStmtFetch *fetch, bool *expect_from);
@@ -72,8 +76,13 @@ static void read_into_target(PlnVariable **target, bool *strict);
 static PlnRow *read_into_scalar_list(char *initial_name,
 									 PlnDatum *initial_datum,
 									 int initial_location);
+static PlnRow *scalar_list1(char *name, PlnDatum *datum, int lineno,
+							int location);
+static PlnRow *make_scalar_row(List *names, List *dnos, int lineno);
 static PlnType *read_datatype(int tok);
-static PlnType *column_type_of(List *idents);
+static PlnType *word_type(char *ident);
+static PlnType *cword_type(List *idents);
+static PlnType *rowtype_of(List *idents);
 static List *read_raise_options(void);
 static void check_raise_parameters(PlnStmtRaise *stmt);
 static void check_labels(const char *start_label, const char *end_label,
@@ -778,15 +787,12 @@ stmt_perform	: K_PERFORM
 stmt_call		: K_CALL
 					{
 						pln_push_back_token(K_CALL);
-						$$ = make_execsql_stmt(K_CALL, @1);
-						((PlnStmtExecSql *) $$)->is_call = true;
+						$$ = make_call_stmt(@1, false);
 					}
 				| K_DO
 					{
 						pln_push_back_token(K_DO);
-						$$ = make_execsql_stmt(K_DO, @1);
-						((PlnStmtExecSql *) $$)->is_call = true;
-						((PlnStmtExecSql *) $$)->is_do = true;
+						$$ = make_call_stmt(@1, true);
 					}
 				;
 
@@ -1137,6 +1143,11 @@ for_control		: for_variable K_IN
 							PlnStmtDynForS *new;
 							int			endtoken;
 
+							/* the query first: its errors come before the target's */
+							PlnExpr    *query = read_sql_expression2(K_LOOP, K_USING,
+																	 "LOOP or USING",
+																	 &endtoken);
+
 							new = palloc0(sizeof(PlnStmtDynForS));
 							new->cmd_type = PLN_STMT_DYNFORS;
 							new->stmtid = pln_next_stmtid();
@@ -1147,16 +1158,15 @@ for_control		: for_variable K_IN
 							}
 							else if ($1.scalar)
 								new->var = (PlnVariable *)
-									read_into_scalar_list($1.name, $1.scalar, @1);
+									scalar_list1($1.name, $1.scalar,
+												 $1.lineno, @1);
 							else
 								ereport(ERROR,
 										(errcode(ERRCODE_DATATYPE_MISMATCH),
 										 errmsg("loop variable of loop over rows must be a record variable or list of scalar variables"),
 										 pln_scanner_errposition(@1)));
 
-							new->query = read_sql_expression2(K_LOOP, K_USING,
-															  "LOOP or USING",
-															  &endtoken);
+							new->query = query;
 							while (endtoken == K_USING || endtoken == ',')
 								new->params = lappend(new->params,
 													  read_sql_expression2(',', K_LOOP,
@@ -1315,8 +1325,8 @@ for_control		: for_variable K_IN
 								{
 									/* one scalar: a row of one field */
 									new->var = (PlnVariable *)
-										read_into_scalar_list($1.name,
-															  $1.scalar, @1);
+										scalar_list1($1.name, $1.scalar,
+													 $1.lineno, @1);
 								}
 								else
 								{
@@ -1562,27 +1572,27 @@ loop_body		: proc_sect K_END K_LOOP opt_label ';'
  */
 stmt_execsql	: K_IMPORT
 					{
-						$$ = make_execsql_stmt(K_IMPORT, @1);
+						$$ = make_execsql_stmt(K_IMPORT, @1, NULL);
 					}
 				| K_INSERT
 					{
-						$$ = make_execsql_stmt(K_INSERT, @1);
+						$$ = make_execsql_stmt(K_INSERT, @1, NULL);
 					}
 				| K_MERGE
 					{
-						$$ = make_execsql_stmt(K_MERGE, @1);
+						$$ = make_execsql_stmt(K_MERGE, @1, NULL);
 					}
 				| T_WORD
 					{
 						if (next_token_makes_assignment())
 							word_is_not_variable(&($1), @1);
-						$$ = make_execsql_stmt(T_WORD, @1);
+						$$ = make_execsql_stmt(T_WORD, @1, &($1));
 					}
 				| T_CWORD
 					{
 						if (next_token_makes_assignment())
 							cword_is_not_variable(&($1), @1);
-						$$ = make_execsql_stmt(T_CWORD, @1);
+						$$ = make_execsql_stmt(T_CWORD, @1, NULL);
 					}
 				;
 
@@ -1593,13 +1603,17 @@ stmt_dynexecute : K_EXECUTE
 
 						new = palloc0(sizeof(PlnStmtDynExecute));
 						new->cmd_type = PLN_STMT_DYNEXECUTE;
-						new->lineno = pln_location_to_lineno(@1);
-						new->stmtid = pln_next_stmtid();
 						new->query = read_sql_construct(K_INTO, K_USING, ';',
 														"INTO or USING or ;",
 														RAW_PARSE_PLPGSQL_EXPR,
 														true, true,
 														NULL, &endtoken);
+						/*
+						 * (after the query: "near line N" of a compile error
+						 * names the last line looked up, as in PL/pgSQL)
+						 */
+						new->lineno = pln_location_to_lineno(@1);
+						new->stmtid = pln_next_stmtid();
 
 						/* INTO and USING may come in either order, once each */
 						while (endtoken != ';')
@@ -1711,7 +1725,7 @@ stmt_fetch		: K_FETCH opt_fetch_direction cursor_variable K_INTO
 						/* INTO takes one row: a direction that may give more is refused */
 						if (fetch->returns_multiple_rows)
 							ereport(ERROR,
-									(errcode(ERRCODE_SYNTAX_ERROR),
+									(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 									 errmsg("FETCH statement cannot return multiple rows"),
 									 pln_scanner_errposition(@1)));
 
@@ -2073,20 +2087,11 @@ unreserved_keyword	:
 
 %%
 
+/* A dotted name as messages show it: the parts joined by dots, unquoted */
 static char *
 name_of_cword_list(List *idents)
 {
-	StringInfoData ds;
-	ListCell   *lc;
-
-	initStringInfo(&ds);
-	foreach(lc, idents)
-	{
-		if (lc != list_head(idents))
-			appendStringInfoChar(&ds, '.');
-		appendStringInfoString(&ds, quote_identifier(strVal(lfirst(lc))));
-	}
-	return ds.data;
+	return NameListToString(idents);
 }
 
 static char *
@@ -2373,37 +2378,127 @@ pln_parse_datatype(const char *string, int location)
 }
 
 /*
- * The type of table.column (or schema.table.column), for %TYPE; NULL if
- * there is no such column.
+ * name%TYPE for a single word: the type of a scalar variable of that
+ * name, else of a data type of that name (neither a shell nor a row type).
+ * NULL when the word is neither, or names some other kind of variable: the
+ * caller then hands the whole text to the type-name parser, which rejects
+ * the "%" as PostgreSQL's own parser would.
  */
 static PlnType *
-column_type_of(List *idents)
+word_type(char *ident)
 {
-	RangeVar   *relvar;
+	PlnNsItem  *nsi;
+	TypeName   *typeName;
+	Type		typeTup;
+	PlnType    *result = NULL;
+
+	nsi = pln_ns_lookup(pln_ns_top(), false, ident, NULL, NULL, NULL);
+	if (nsi != NULL)
+	{
+		if (nsi->itemtype == PLN_NS_VAR)
+			return ((PlnVar *) pln_curr_compile->datums[nsi->itemno])->datatype;
+		return NULL;
+	}
+
+	typeName = makeTypeName(ident);
+	typeTup = LookupTypeName(NULL, typeName, NULL, false);
+	if (typeTup == NULL)
+		return NULL;
+	if (((Form_pg_type) GETSTRUCT(typeTup))->typisdefined &&
+		!OidIsValid(((Form_pg_type) GETSTRUCT(typeTup))->typrelid))
+		result = pln_build_datatype(typeTypeId(typeTup), -1,
+									pln_curr_compile->fn_input_collation,
+									typeName);
+	ReleaseSysCache(typeTup);
+	return result;
+}
+
+/*
+ * a.b%TYPE and a.b.c%TYPE: a scalar variable qualified by its block label
+ * (two parts only), else the column of a table, view, sequence, composite
+ * type or foreign table found through the search path (a.b) or in schema
+ * a (a.b.c).  NULL if there is none.
+ */
+static PlnType *
+cword_type(List *idents)
+{
 	Oid			relid;
+	char		relkind;
 	AttrNumber	attnum;
 	Oid			typid;
 	int32		typmod;
 	Oid			collid;
-	char	   *colname;
 
 	if (list_length(idents) == 2)
-		relvar = makeRangeVar(NULL, strVal(linitial(idents)), -1);
+	{
+		PlnNsItem  *nsi = pln_ns_lookup(pln_ns_top(), false,
+										strVal(linitial(idents)),
+										strVal(lsecond(idents)),
+										NULL, NULL);
+
+		if (nsi != NULL && nsi->itemtype == PLN_NS_VAR)
+			return ((PlnVar *) pln_curr_compile->datums[nsi->itemno])->datatype;
+		relid = RelnameGetRelid(strVal(linitial(idents)));
+	}
 	else if (list_length(idents) == 3)
-		relvar = makeRangeVar(strVal(linitial(idents)),
-							  strVal(lsecond(idents)), -1);
+		relid = RangeVarGetRelid(makeRangeVar(strVal(linitial(idents)),
+											  strVal(lsecond(idents)), -1),
+								 NoLock, true);
 	else
 		return NULL;
-	colname = strVal(llast(idents));
-
-	relid = RangeVarGetRelid(relvar, NoLock, true);
 	if (!OidIsValid(relid))
 		return NULL;
-	attnum = get_attnum(relid, colname);
+
+	relkind = get_rel_relkind(relid);
+	if (relkind != RELKIND_RELATION && relkind != RELKIND_SEQUENCE &&
+		relkind != RELKIND_VIEW && relkind != RELKIND_MATVIEW &&
+		relkind != RELKIND_COMPOSITE_TYPE &&
+		relkind != RELKIND_FOREIGN_TABLE &&
+		relkind != RELKIND_PARTITIONED_TABLE)
+		return NULL;
+
+	attnum = get_attnum(relid, strVal(llast(idents)));
 	if (attnum == InvalidAttrNumber)
 		return NULL;
 	get_atttypetypmodcoll(relid, attnum, &typid, &typmod, &collid);
 	return pln_build_datatype(typid, typmod, collid, NULL);
+}
+
+/*
+ * name%ROWTYPE and schema.name%ROWTYPE: the row type of a relation.  A
+ * missing relation is an error; NULL (left to the type-name parser) for a
+ * name of three or more parts.
+ */
+static PlnType *
+rowtype_of(List *idents)
+{
+	Oid			relid;
+	Oid			typid;
+
+	if (list_length(idents) == 1)
+	{
+		relid = RelnameGetRelid(strVal(linitial(idents)));
+		if (!OidIsValid(relid))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_TABLE),
+					 errmsg("relation \"%s\" does not exist",
+							strVal(linitial(idents)))));
+	}
+	else if (list_length(idents) == 2)
+		relid = RangeVarGetRelid(makeRangeVar(strVal(linitial(idents)),
+											  strVal(lsecond(idents)), -1),
+								 NoLock, false);
+	else
+		return NULL;
+
+	typid = get_rel_type_id(relid);
+	if (!OidIsValid(typid))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("relation \"%s\" does not have a composite type",
+						strVal(llast(idents)))));
+	return pln_build_datatype(typid, -1, InvalidOid,
+							  makeTypeNameFromNameList(idents));
 }
 
 /*
@@ -2428,12 +2523,21 @@ read_datatype(int tok)
 	startlocation = yylloc;
 
 	/*
-	 * name%TYPE: the type of a variable or of a table column.
+	 * name%TYPE and name%ROWTYPE.  A name that is neither a variable, a
+	 * type nor a column is not an error here: the type-name parser below
+	 * then gets the whole text, and rejects the "%" as PostgreSQL's own
+	 * parser would.
 	 */
 	if (tok == T_WORD || tok == T_CWORD || pln_token_is_unreserved_keyword(tok))
 	{
-		PLN_YYSTYPE save_lval = yylval;
-		int			save_tok = tok;
+		List	   *idents;
+
+		if (tok == T_WORD)
+			idents = list_make1(makeString(yylval.word.ident));
+		else if (tok == T_CWORD)
+			idents = yylval.cword.idents;
+		else
+			idents = list_make1(makeString(pstrdup(yylval.keyword)));
 
 		tok = yylex();
 		if (tok == '%')
@@ -2441,60 +2545,17 @@ read_datatype(int tok)
 			tok = yylex();
 			if (tok_is_keyword(tok, &yylval, K_TYPE, "type"))
 			{
-				List	   *idents;
-				PlnNsItem  *nsi = NULL;
-
-				if (save_tok == T_WORD)
-					idents = list_make1(makeString(save_lval.word.ident));
-				else if (save_tok == T_CWORD)
-					idents = save_lval.cword.idents;
-				else
-					idents = list_make1(makeString(pstrdup(save_lval.keyword)));
-
-				if (list_length(idents) <= 3)
-					nsi = pln_ns_lookup(pln_ns_top(), false,
-										strVal(linitial(idents)),
-										list_length(idents) > 1 ? strVal(lsecond(idents)) : NULL,
-										list_length(idents) > 2 ? strVal(lthird(idents)) : NULL,
-										NULL);
-				if (nsi != NULL && nsi->itemtype == PLN_NS_VAR)
-					return ((PlnVar *) pln_curr_compile->datums[nsi->itemno])->datatype;
-				if (list_length(idents) >= 2 &&
-					(result = column_type_of(idents)) != NULL)
+				result = (list_length(idents) == 1) ?
+					word_type(strVal(linitial(idents))) : cword_type(idents);
+				if (result != NULL)
 					return result;
-
-				/*
-				 * Neither a variable nor a column: the whole text goes to
-				 * the type-name parser below, which rejects the "%" as
-				 * PostgreSQL's own parser would.
-				 */
 			}
 			else if (tok_is_keyword(tok, &yylval, K_ROWTYPE, "rowtype"))
 			{
-				/* table%ROWTYPE: the row type of a table, view or type */
-				List	   *idents;
-				Oid			classOid;
-
-				if (save_tok == T_WORD)
-					idents = list_make1(makeString(save_lval.word.ident));
-				else if (save_tok == T_CWORD)
-					idents = save_lval.cword.idents;
-				else
-					idents = list_make1(makeString(pstrdup(save_lval.keyword)));
-
-				classOid = RangeVarGetRelid(makeRangeVarFromNameList(idents),
-											NoLock, false);
-				/* (by name, so that a table made again is followed) */
-				return pln_build_datatype(get_rel_type_id(classOid), -1,
-										  InvalidOid,
-										  makeTypeNameFromNameList(idents));
+				result = rowtype_of(idents);
+				if (result != NULL)
+					return result;
 			}
-			pln_push_back_token(tok);
-			tok = '%';
-		}
-		else
-		{
-			/* not %TYPE: read on from here */
 		}
 	}
 
@@ -2521,10 +2582,12 @@ read_datatype(int tok)
 		tok = yylex();
 	}
 
+	/*
+	 * The text runs up to the next token, spaces included: PL/pgSQL's
+	 * "invalid type name" context shows them.
+	 */
 	initStringInfo(&ds);
 	pln_append_source_text(&ds, startlocation, yylloc);
-	while (ds.len > 0 && scanner_isspace(ds.data[ds.len - 1]))
-		ds.data[--ds.len] = '\0';
 	type_name = ds.data;
 
 	if (type_name[0] == '\0')
@@ -2567,15 +2630,19 @@ cursor_name_default(const char *name)
 	return make_plexpr(buf.data, RAW_PARSE_PLPGSQL_EXPR, -1);
 }
 
-/* The name a token stands for, if it can name a cursor argument */
+/*
+ * The name a token stands for, if it can name a cursor argument: a single
+ * identifier, whether or not a variable or an unreserved keyword has that
+ * name; a reserved keyword or a dotted name cannot.
+ */
 static const char *
 token_as_name(int tok, PLN_YYSTYPE *lval)
 {
 	if (tok == T_WORD)
 		return lval->word.ident;
 	if (tok == T_DATUM)
-		return NameOfDatum(&lval->wdatum);
-	if (tok >= K_ABSOLUTE && tok <= K_WHILE && lval->keyword != NULL)
+		return lval->wdatum.ident;
+	if (pln_token_is_unreserved_keyword(tok))
 		return lval->keyword;
 	return NULL;
 }
@@ -2656,7 +2723,7 @@ read_cursor_args(PlnVar *cursor, int until)
 							row->fieldnames[target], cursor->refname),
 					 pln_scanner_errposition(argloc)));
 
-		value = read_sql_construct(',', ')', 0, "\",\" or \")\"",
+		value = read_sql_construct(',', ')', 0, ",\" or \")",
 								   RAW_PARSE_PLPGSQL_EXPR,
 								   true, true, NULL, &endtoken);
 		values[target] = value->query;
@@ -2807,8 +2874,27 @@ read_fetch_count(PlnStmtFetch *fetch, bool *expect_from)
 	}
 }
 
+/*
+ * CALL or DO, whose first token has been pushed back: read as a plain SQL
+ * statement up to the ';', parentheses balanced, with no INTO clause.
+ */
 static PlnStmt *
-make_execsql_stmt(int firsttoken, int location)
+make_call_stmt(int location, bool is_do)
+{
+	PlnStmtExecSql *execsql = palloc0(sizeof(PlnStmtExecSql));
+
+	execsql->cmd_type = PLN_STMT_EXECSQL;
+	execsql->lineno = pln_location_to_lineno(location);
+	execsql->stmtid = pln_next_stmtid();
+	execsql->sqlstmt = read_sql_construct(';', 0, 0, ";", RAW_PARSE_DEFAULT,
+										  false, true, NULL, NULL);
+	execsql->is_call = true;
+	execsql->is_do = is_do;
+	return (PlnStmt *) execsql;
+}
+
+static PlnStmt *
+make_execsql_stmt(int firsttoken, int location, PlnWord *word)
 {
 	PlnIdentifierLookup outer_lookup = pln_IdentifierLookup;
 	PlnStmtExecSql *execsql;
@@ -2821,6 +2907,12 @@ make_execsql_stmt(int firsttoken, int location)
 	int			into_to = -1;		/* offset just after the INTO clause */
 	int			before = firsttoken;
 	int			tok = firsttoken;
+	int			paren_depth = 0;
+	int			begin_depth = 0;
+	int			ntokens = 1;	/* tokens read, while telling CREATE apart */
+	bool		is_create;
+	bool		or_replace = false;
+	bool		in_routine = false;
 
 	pln_IdentifierLookup = PLN_LOOKUP_EXPR;
 
@@ -2829,7 +2921,14 @@ make_execsql_stmt(int firsttoken, int location)
 	 * also appears in the SQL grammar itself: INSERT INTO, MERGE INTO and
 	 * IMPORT FOREIGN SCHEMA ... INTO are not ours.  SELECT ... INTO is
 	 * taken over by the PL meaning.
+	 *
+	 * The command ends at a ';' outside parentheses (CREATE RULE ... DO
+	 * (a; b) has some inside) and, in CREATE [OR REPLACE] FUNCTION or
+	 * PROCEDURE, outside BEGIN ... END: a BEGIN ATOMIC body holds
+	 * statements of its own.  CASE ... END counts like BEGIN ... END
+	 * there, since its END would otherwise close the body early.
 	 */
+	is_create = (firsttoken == T_WORD && strcmp(word->ident, "create") == 0);
 	for (;;)
 	{
 		before = tok;
@@ -2839,7 +2938,36 @@ make_execsql_stmt(int firsttoken, int location)
 		if (has_into && into_to < 0)
 			into_to = yylloc;
 
-		if (tok == ';')
+		if (is_create && ntokens < 4)
+		{
+			bool		is_routine = (tok == T_WORD &&
+									  (strcmp(yylval.word.ident, "function") == 0 ||
+									   strcmp(yylval.word.ident, "procedure") == 0));
+
+			/* CREATE FUNCTION, or CREATE OR REPLACE FUNCTION */
+			if (ntokens == 1)
+				in_routine = is_routine;
+			else if (ntokens == 2)
+				or_replace = (before == K_OR && tok == T_WORD &&
+							  strcmp(yylval.word.ident, "replace") == 0);
+			else if (or_replace && is_routine)
+				in_routine = true;
+			ntokens++;
+		}
+
+		if (tok == '(')
+			paren_depth++;
+		else if (tok == ')' && paren_depth > 0)
+			paren_depth--;
+		if (in_routine && paren_depth == 0)
+		{
+			if (tok == K_BEGIN || tok == K_CASE)
+				begin_depth++;
+			else if (tok == K_END && begin_depth > 0)
+				begin_depth--;
+		}
+
+		if (tok == ';' && paren_depth == 0 && begin_depth == 0)
 			break;
 		if (tok == 0)
 			yyerror("unexpected end of function definition");
@@ -2951,9 +3079,6 @@ read_into_scalar_list(char *initial_name,
 {
 	List	   *names;
 	List	   *dnos;
-	PlnRow	   *row;
-	ListCell   *lc;
-	int			i;
 	int			tok;
 
 	check_assignable(initial_datum, initial_location);
@@ -2989,10 +3114,35 @@ read_into_scalar_list(char *initial_name,
 	/* that token was not a comma, so it belongs to what follows */
 	pln_push_back_token(tok);
 
+	return make_scalar_row(names, dnos,
+						   pln_location_to_lineno(initial_location));
+}
+
+/*
+ * A single scalar FOR target, whose name has been read already (a list
+ * would have been read by for_variable): a row of one field.  Nothing
+ * more is read.
+ */
+static PlnRow *
+scalar_list1(char *name, PlnDatum *datum, int lineno, int location)
+{
+	check_assignable(datum, location);
+	return make_scalar_row(list_make1(name), list_make1_int(datum->dno),
+						   lineno);
+}
+
+/* The anonymous row that stands for a list of scalar targets */
+static PlnRow *
+make_scalar_row(List *names, List *dnos, int lineno)
+{
+	PlnRow	   *row;
+	ListCell   *lc;
+	int			i;
+
 	row = palloc0(sizeof(PlnRow));
 	row->dtype = PLN_DTYPE_ROW;
 	row->refname = "(unnamed row)";
-	row->lineno = pln_location_to_lineno(initial_location);
+	row->lineno = lineno;
 	row->nfields = list_length(dnos);
 	row->fieldnames = palloc(sizeof(char *) * row->nfields);
 	row->varnos = palloc(sizeof(int) * row->nfields);
@@ -3343,7 +3493,7 @@ static PlnStmt *
 make_case(int location, PlnExpr *t_expr,
 		  List *case_when_list, List *else_stmts)
 {
-	PlnStmtCase *new = palloc(sizeof(PlnStmtCase));
+	PlnStmtCase *new = palloc0(sizeof(PlnStmtCase));
 	bool		empty_else = (list_length(else_stmts) == 1 &&
 							  linitial(else_stmts) == NULL);
 

@@ -2,7 +2,19 @@
 # Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # scripts/test.sh: build plnimble and run its regression scripts.
 #
-# Usage: bash scripts/test.sh [NAME...]      (NAME = sql/NAME.sql; default all)
+# Usage: bash scripts/test.sh [--lazy-check | --cassert] [NAME...]
+#        (NAME = sql/NAME.sql; default all)
+#
+#   --lazy-check  the checking build: plnimble linked with wrappers around
+#                 the server functions a handler block without its
+#                 subtransaction must not call (src/lazy_check.c); a call
+#                 of one there is an internal error and a server-log line
+#   --cassert     on a PostgreSQL 15 built with --enable-cassert
+#                 --enable-debug (scripts/cassert-server.sh, cached), then
+#                 the scripts in DISCARD_CACHES_SCRIPTS once more with
+#                 debug_discard_caches = 1
+#
+# See docs/testing-lanes.md.
 #
 # Installs missing build dependencies, builds and installs plnimble, starts a
 # throwaway PostgreSQL 15 cluster and creates the template databases (see
@@ -14,7 +26,9 @@
 #            plpgsql there, "plnimble." rewritten to "plpgsql."); both
 #            outputs are normalised (PL/nimble -> PL/pgSQL, plnimble ->
 #            plpgsql) and must be identical, unless the script is listed in
-#            sql/oracle-allowlist.txt.
+#            sql/oracle-allowlist.txt.  A script with the line
+#            "-- oracle: no normalisation" runs unchanged on PL/pgSQL and
+#            is compared without normalising (see pln_oracle_exact).
 #
 # Prints one line per script, the diffs of the failures, an oracle summary,
 # the server-log check and, as the very last line, "N passed, M failed"
@@ -53,6 +67,27 @@ show_diff() {
 		echo "... ($((n - MAX_DIFF_LINES)) more lines in $file)"
 	fi
 }
+
+# --- lanes ---------------------------------------------------------------------
+lane=plain
+while [ $# -gt 0 ]; do
+	case $1 in
+	--lazy-check) lane=lazy-check ;;
+	--cassert) lane=cassert ;;
+	--) shift; break ;;
+	-*)
+		echo "unknown option: $1"
+		finish 0 1
+		;;
+	*) break ;;
+	esac
+	shift
+done
+# Recompilation, plan invalidation, records and triggers: run once more
+# on the assertion-enabled server with every cache flushed at each chance.
+# (Records: composite_domains; data_model's loops of 10,000 appends take
+# longer than the timeout there.)
+DISCARD_CACHES_SCRIPTS=(recompile plan_validity composite_domains triggers)
 
 # --- which scripts -----------------------------------------------------------
 tests=()
@@ -101,6 +136,27 @@ setup_failed() {
 }
 
 pln_install_deps || setup_failed "installing dependencies failed"
+case $lane in
+lazy-check) export PLN_LAZY_CHECK=1 ;;
+cassert)
+	# A private copy of the cached server, so that checkouts sharing the
+	# machine each install their plnimble into their own (outside results/,
+	# which make clean removes).
+	cassert_prefix=$(bash scripts/cassert-server.sh) ||
+		setup_failed "building the assertion-enabled server failed"
+	copy=${TMPDIR:-/tmp}/plnimble-cassert-$(id -u)-$(printf '%s' "$PWD" | md5sum | cut -c1-8)
+	if ! cmp -s "$cassert_prefix/.complete" "$copy/.complete"; then
+		rm -rf "$copy" && cp -a "$cassert_prefix" "$copy" ||
+			setup_failed "could not copy $cassert_prefix"
+	fi
+	PLN_PGBIN=$copy/bin
+	PLN_PG_CONFIG=$PLN_PGBIN/pg_config
+	PLN_PG_REGRESS=$(dirname "$("$PLN_PG_CONFIG" --pgxs)")/../test/regress/pg_regress
+	PATH=$PLN_PGBIN:$PATH
+	export PLN_PGBIN PLN_PG_REGRESS PATH
+	echo "lane: assertion-enabled PostgreSQL $("$PLN_PG_CONFIG" --version) from $cassert_prefix"
+	;;
+esac
 pln_build_install || setup_failed "build failed (see above and results/build.log)"
 mkdir -p results
 PLN_SERVER_LOG_COPY=$PWD/results/server.log
@@ -118,94 +174,131 @@ passed=0 failed=0
 identical=0 differ=0 allowlisted=0
 failed_diffs=() # "title|file" for the diffs shown after the per-script lines
 
-for t in "${tests[@]}"; do
-	# regress: plnimble against expected/NAME.out
-	rc=0
-	pln_regress_run "$t" || rc=$?
-	if [ "$rc" -eq 0 ]; then
-		regress="regress ok"
-	else
-		case $rc in
-		124) regress="regress TIMEOUT" ;;
-		*)
+# run_scripts LABEL NAME...: both checks for each script; LABEL, if not
+# empty, is added to each script's line.  With oracle_only=1 only the
+# oracle check counts (one check per script): with debug_discard_caches
+# PL/pgSQL's own output changes (it reports "cache lookup failed" where
+# a type was dropped), so expected/ no longer applies.
+oracle_only=0
+run_scripts() {
+	local label=$1 t
+	shift
+	for t in "$@"; do
+		# regress: plnimble against expected/NAME.out
+		rc=0
+		pln_regress_run "$t" || rc=$?
+		[ "$oracle_only" = 1 ] && rc=0
+		if [ "$rc" -eq 0 ]; then
+			regress="regress ok"
+		else
+			case $rc in
+			124) regress="regress TIMEOUT" ;;
+			*)
+				if [ ! -f "expected/$t.out" ]; then
+					regress="regress FAILED, no expected/$t.out"
+				else
+					regress="regress FAILED"
+				fi
+				;;
+			esac
 			if [ ! -f "expected/$t.out" ]; then
-				regress="regress FAILED, no expected/$t.out"
+				failed_diffs+=("$t: no expected output; write it with: bash scripts/oracle-expected.sh $t|results/regress/$t.log")
+			elif [ -s "results/regress/$t.diff" ]; then
+				failed_diffs+=("$t: regress diff, expected vs plnimble|results/regress/$t.diff")
 			else
-				regress="regress FAILED"
+				failed_diffs+=("$t: pg_regress messages|results/regress/$t.log")
 			fi
-			;;
-		esac
-		if [ ! -f "expected/$t.out" ]; then
-			failed_diffs+=("$t: no expected output; write it with: bash scripts/oracle-expected.sh $t|results/regress/$t.log")
-		elif [ -s "results/regress/$t.diff" ]; then
-			failed_diffs+=("$t: regress diff, expected vs plnimble|results/regress/$t.diff")
-		else
-			failed_diffs+=("$t: pg_regress messages|results/regress/$t.log")
 		fi
-	fi
 
-	# oracle: the same script on real PL/pgSQL, normalised outputs compared
-	rc=0
-	pln_oracle_run "$t" || rc=$?
-	mine=results/regress/results/$t.out
-	theirs=results/oracle/results/$t.out
-	odiff=results/oracle/$t.diff
-	rm -f "$odiff"
-	oracle_ok=0 note=""
-	if [ "$rc" -eq 124 ]; then
-		oracle="oracle TIMEOUT"
-		differ=$((differ + 1))
-		failed_diffs+=("$t: oracle run messages|results/oracle/$t.log")
-	elif [ "$rc" -ne 0 ]; then
-		oracle="oracle ERROR"
-		differ=$((differ + 1))
-		failed_diffs+=("$t: oracle run messages|results/oracle/$t.log")
-	elif [ ! -f "$mine" ]; then
-		oracle="oracle not compared, no plnimble output"
-		differ=$((differ + 1))
-	else
-		pln_normalise "$theirs" >"results/oracle/$t.pgsql.norm"
-		pln_normalise "$mine" >"results/oracle/$t.nimble.norm"
-		if diff -u --label "oracle: PL/pgSQL, normalised" \
-			--label "plnimble, normalised" \
-			"results/oracle/$t.pgsql.norm" "results/oracle/$t.nimble.norm" \
-			>"$odiff"; then
-			oracle="oracle identical"
-			oracle_ok=1
-			identical=$((identical + 1))
-			rm -f "$odiff"
-			if [ -n "${allowed[$t]+set}" ]; then
-				note="; allowlist entry $t no longer needed"
-			fi
-		else
+		# oracle: the same script on real PL/pgSQL, normalised outputs compared
+		rc=0
+		pln_oracle_run "$t" || rc=$?
+		mine=results/regress/results/$t.out
+		theirs=results/oracle/results/$t.out
+		odiff=results/oracle/$t.diff
+		rm -f "$odiff"
+		oracle_ok=0 note=""
+		if [ "$rc" -eq 124 ]; then
+			oracle="oracle TIMEOUT"
 			differ=$((differ + 1))
-			if [ -n "${allowed[$t]+set}" ]; then
-				oracle="oracle differs, allowlisted"
+			failed_diffs+=("$t: oracle run messages|results/oracle/$t.log")
+		elif [ "$rc" -ne 0 ]; then
+			oracle="oracle ERROR"
+			differ=$((differ + 1))
+			failed_diffs+=("$t: oracle run messages|results/oracle/$t.log")
+		elif [ ! -f "$mine" ]; then
+			oracle="oracle not compared, no plnimble output"
+			differ=$((differ + 1))
+		else
+			pln_oracle_compare_text "$t" "$theirs" >"results/oracle/$t.pgsql.norm"
+			pln_oracle_compare_text "$t" "$mine" >"results/oracle/$t.nimble.norm"
+			if diff -u --label "oracle: PL/pgSQL, normalised" \
+				--label "plnimble, normalised" \
+				"results/oracle/$t.pgsql.norm" "results/oracle/$t.nimble.norm" \
+				>"$odiff"; then
+				oracle="oracle identical"
 				oracle_ok=1
-				allowlisted=$((allowlisted + 1))
+				identical=$((identical + 1))
+				rm -f "$odiff"
+				if [ -n "${allowed[$t]+set}" ]; then
+					note="; allowlist entry $t no longer needed"
+				fi
 			else
-				oracle="oracle differs"
-				failed_diffs+=("$t: oracle diff, PL/pgSQL vs plnimble|$odiff")
+				differ=$((differ + 1))
+				if [ -n "${allowed[$t]+set}" ]; then
+					oracle="oracle differs, allowlisted"
+					oracle_ok=1
+					allowlisted=$((allowlisted + 1))
+				else
+					oracle="oracle differs"
+					failed_diffs+=("$t: oracle diff, PL/pgSQL vs plnimble|$odiff")
+				fi
 			fi
 		fi
-	fi
 
-	checks_failed=0
-	if [ "$regress" = "regress ok" ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		checks_failed=1
+		checks_failed=0
+		if [ "$oracle_only" = 1 ]; then
+			regress="regress not compared"
+		elif [ "$regress" = "regress ok" ]; then
+			passed=$((passed + 1))
+		else
+			failed=$((failed + 1))
+			checks_failed=1
+		fi
+		if [ "$oracle_ok" -eq 1 ]; then
+			passed=$((passed + 1))
+		else
+			failed=$((failed + 1))
+			checks_failed=1
+		fi
+		if [ "$checks_failed" -eq 0 ]; then verdict=ok; else verdict=FAIL; fi
+		printf '%-5s %-*s  (%s, %s%s)%s\n' "$verdict" "$width" "$t" "$regress" "$oracle" "$note" "${label:+ [$label]}"
+	done
+}
+
+run_scripts "" "${tests[@]}"
+
+if [ "$lane" = cassert ]; then
+	again=()
+	for t in "${DISCARD_CACHES_SCRIPTS[@]}"; do
+		for u in "${tests[@]}"; do
+			[ "$t" = "$u" ] && again+=("$t")
+		done
+	done
+	if [ ${#again[@]} -gt 0 ]; then
+		if psql -X -q -d postgres -c "ALTER SYSTEM SET debug_discard_caches = 1" \
+			-c "SELECT pg_reload_conf()" >/dev/null; then
+			# (every catalog lookup rebuilds its cache entry: slow)
+			oracle_only=1 PLN_TIMEOUT=$((PLN_TIMEOUT * 4)) \
+				run_scripts "debug_discard_caches = 1" "${again[@]}"
+			psql -X -q -d postgres -c "ALTER SYSTEM RESET debug_discard_caches" \
+				-c "SELECT pg_reload_conf()" >/dev/null || true
+		else
+			echo "FAIL  could not set debug_discard_caches"
+			failed=$((failed + 1))
+		fi
 	fi
-	if [ "$oracle_ok" -eq 1 ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		checks_failed=1
-	fi
-	if [ "$checks_failed" -eq 0 ]; then verdict=ok; else verdict=FAIL; fi
-	printf '%-5s %-*s  (%s, %s%s)\n' "$verdict" "$width" "$t" "$regress" "$oracle" "$note"
-done
+fi
 
 # --- report ----------------------------------------------------------------------
 for entry in "${failed_diffs[@]}"; do

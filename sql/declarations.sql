@@ -1,6 +1,7 @@
 -- declarations: DECLARE sections, nested blocks, block labels and qualified
 -- references, CONSTANT, NOT NULL, DEFAULT / := / = initialisers, ALIAS FOR,
--- shadowing.  Variables of the various scalar types are in variable_types.sql.
+-- shadowing, the CONTEXT lines after a failed initialisation.  Variables
+-- of the various scalar types are in variable_types.sql.
 
 -- uninitialised variables start out NULL
 CREATE FUNCTION d_uninit() RETURNS text LANGUAGE plnimble AS $$
@@ -273,3 +274,74 @@ BEGIN
 END
 $$;
 SELECT d_empty_declare();
+
+-- after a caught error in a block's variable initialisation, the CONTEXT
+-- lines of the call name the failed declaration's line (with the running
+-- statement's kind) until a block is entered again: its own statements
+-- (RAISE, GET DIAGNOSTICS PG_CONTEXT), a function it calls, a loop over a
+-- block with a handler, a second failed declaration, a block with
+-- variables, and an uncaught error at the end or in the return value's
+-- conversion
+CREATE FUNCTION d_init_ctx_inner() RETURNS integer LANGUAGE plnimble AS $$
+BEGIN
+    RAISE NOTICE 'inner';
+    RETURN 1;
+END
+$$;
+CREATE FUNCTION d_init_ctx(k integer) RETURNS integer LANGUAGE plnimble AS $$
+DECLARE
+    c text;
+    n integer;
+BEGIN
+    BEGIN
+        DECLARE
+            ok integer := 1;
+            bad text NOT NULL := CASE WHEN k > 0 THEN NULL ELSE 'x' END;
+        BEGIN
+            NULL;
+        END;
+    EXCEPTION WHEN others THEN
+        RAISE NOTICE 'caught: %', sqlerrm;
+        GET DIAGNOSTICS c = PG_CONTEXT;
+        RAISE NOTICE 'line in PG_CONTEXT: %', substring(c from 'line \d+');
+    END;
+    n := d_init_ctx_inner();
+    IF k = 1 THEN
+        PERFORM 1 / 0;
+    END IF;
+    FOR i IN 1..2 LOOP
+        BEGIN
+            RAISE NOTICE 'loop %', i;
+        EXCEPTION WHEN division_by_zero THEN
+            NULL;
+        END;
+    END LOOP;
+    RAISE NOTICE 'after the loop';
+    BEGIN
+        DECLARE
+            bad2 integer NOT NULL := NULL;
+        BEGIN
+            NULL;
+        END;
+    EXCEPTION WHEN others THEN
+        RAISE NOTICE 'caught again';
+    END;
+    IF k = 2 THEN
+        RETURN 'abc';
+    END IF;
+    DECLARE
+        w integer := 0;
+    BEGIN
+        RAISE NOTICE 'block with a variable';
+    END;
+    IF k = 3 THEN
+        RAISE EXCEPTION 'uncaught';
+    END IF;
+    RETURN 0;
+END
+$$;
+\set SHOW_CONTEXT always
+SELECT d_init_ctx(1);
+SELECT d_init_ctx(2);
+SELECT d_init_ctx(3);
+\set SHOW_CONTEXT errors

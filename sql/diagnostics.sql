@@ -1,7 +1,8 @@
 -- diagnostics: GET [CURRENT] DIAGNOSTICS and GET STACKED DIAGNOSTICS --
 -- ROW_COUNT after INSERT, UPDATE, DELETE, SELECT INTO, PERFORM, EXECUTE,
--- FOR loops, assignments and statements touching no rows; = and :=;
--- several items in one statement; conversion of the items into targets of
+-- FOR loops, assignments, CALL, DO and statements touching no rows; =
+-- and :=; several items in one statement; conversion of the items into
+-- targets of
 -- other types (and the conversion errors); PG_CONTEXT through nested calls
 -- and DO blocks; every GET STACKED DIAGNOSTICS item for unique, NOT NULL,
 -- check and foreign key violations, domain errors, RAISE ... USING and a
@@ -222,6 +223,46 @@ BEGIN
 END
 $$;
 SELECT dg_rc_exprs();
+
+-- ROW_COUNT after CALL and DO: they leave it as it was (a CALL with
+-- output arguments returns one row of them, which does not count), also
+-- when the procedure itself runs SQL; EXECUTE of a CALL does set it
+CREATE PROCEDURE dg_rc_proc(INOUT x integer) LANGUAGE plnimble AS $$
+BEGIN
+    PERFORM g FROM generate_series(1, 42) g;
+    x := x + 1;
+END
+$$;
+CREATE PROCEDURE dg_rc_proc_noout() LANGUAGE plnimble AS $$
+BEGIN
+    PERFORM g FROM generate_series(1, 42) g;
+END
+$$;
+CREATE FUNCTION dg_rc_call() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    n integer;
+    x integer := 1;
+    acc text;
+BEGIN
+    PERFORM g FROM generate_series(1, 3) g;
+    CALL dg_rc_proc(x);
+    GET DIAGNOSTICS n = ROW_COUNT;
+    acc := 'call-out=' || n;
+    PERFORM g FROM generate_series(1, 5) g;
+    CALL dg_rc_proc_noout();
+    GET DIAGNOSTICS n = ROW_COUNT;
+    acc := acc || ' call=' || n;
+    PERFORM g FROM generate_series(1, 4) g;
+    DO 'BEGIN PERFORM g FROM generate_series(1, 9) g; END';
+    GET DIAGNOSTICS n = ROW_COUNT;
+    acc := acc || ' do=' || n;
+    EXECUTE 'CALL dg_rc_proc(1)';
+    GET DIAGNOSTICS n = ROW_COUNT;
+    acc := acc || ' execute-call=' || n;
+    RETURN acc || ' x=' || x;
+END
+$$;
+SELECT dg_rc_call();
 
 -- ROW_COUNT inside an exception handler: the last count before the error
 CREATE FUNCTION dg_rc_handler() RETURNS text LANGUAGE plnimble AS $$

@@ -3,7 +3,8 @@
 -- nested handlers, errors raised inside handlers, re-raising, rollback of
 -- the block's writes, variables keeping values assigned inside the block,
 -- RETURN from a protected block, loops with exception blocks, uncaught
--- errors with their CONTEXT lines, and unknown condition names.
+-- errors with their CONTEXT lines, unknown condition names, and how an
+-- expression that failed runs for the rest of the transaction.
 
 CREATE TABLE e_log (n integer, note text);
 
@@ -318,3 +319,70 @@ EXCEPTION
         NULL;
 END
 $$;
+
+-- an expression whose evaluation failed (the error caught) runs through
+-- SPI for the rest of the transaction under PL/pgSQL, which shows: its
+-- errors and notices get the CONTEXT line "SQL expression" or "PL/pgSQL
+-- assignment", and it sets ROW_COUNT to 1; in the next transaction it is
+-- fast again.  Also for a recursive call evaluating an expression its
+-- caller is evaluating.
+CREATE FUNCTION e_check(n bigint) RETURNS text LANGUAGE plnimble IMMUTABLE AS $$
+BEGIN
+    RETURN n::text || '-' || (n % 7)::text;
+END
+$$;
+CREATE FUNCTION e_valid(p text) RETURNS boolean LANGUAGE plnimble IMMUTABLE AS $$
+BEGIN
+    RETURN e_check(split_part(p, '-', 1)::bigint) = p;
+EXCEPTION WHEN invalid_text_representation THEN
+    RETURN false;
+END
+$$;
+CREATE FUNCTION e_failed_expr(VARIADIC s text[]) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    n integer;
+    x integer;
+    acc text := '';
+BEGIN
+    FOR i IN 1..array_length(s, 1) LOOP
+        BEGIN
+            PERFORM g FROM generate_series(1, 3) g;
+            x := s[i]::integer;
+            GET DIAGNOSTICS n = ROW_COUNT;
+            acc := acc || ' ' || x || '/' || n;
+        EXCEPTION WHEN invalid_text_representation THEN
+            acc := acc || ' bad';
+        END;
+    END LOOP;
+    RETURN acc;
+END
+$$;
+CREATE FUNCTION e_failed_rec(k integer) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    n integer;
+    x text;
+BEGIN
+    IF k = 0 THEN
+        RAISE NOTICE 'depth 0';
+        RETURN 'end';
+    END IF;
+    PERFORM g FROM generate_series(1, 3) g;
+    x := e_failed_rec(k - 1);
+    GET DIAGNOSTICS n = ROW_COUNT;
+    RETURN x || ' ' || n;
+END
+$$;
+BEGIN;
+SELECT p, e_valid(p) FROM (VALUES ('10-3'), ('abc-1'), ('10-2')) v(p);
+SELECT e_valid('99999999999999999999-1');
+ROLLBACK;
+SELECT e_valid('99999999999999999999-1');
+BEGIN;
+SELECT e_failed_expr('1', 'x', '2', '3');
+SELECT e_failed_expr('4', '99999999999');
+COMMIT;
+SELECT e_failed_expr('5', '6');
+SELECT e_failed_expr('7', '99999999999');
+\set SHOW_CONTEXT always
+SELECT e_failed_rec(2);
+\set SHOW_CONTEXT errors

@@ -168,3 +168,46 @@ SELECT ss_own_block(2);
 ROLLBACK TO SAVEPOINT a;
 SELECT ss_own_block(3);
 COMMIT;
+
+-- a cast whose function was created, or replaced, in a subtransaction that
+-- is rolled back: the cached conversion depends on the function and is
+-- planned again (here, an SQL function that the planner inlines)
+CREATE FUNCTION ss_via_small(n smallint) RETURNS date LANGUAGE plnimble AS $$
+BEGIN
+    RETURN n;
+END
+$$;
+BEGIN;
+SAVEPOINT a;
+CREATE FUNCTION ss_small_to_date(smallint) RETURNS date LANGUAGE sql
+    IMMUTABLE STRICT AS $$SELECT '2000-01-01'::date + $1$$;
+CREATE CAST (smallint AS date) WITH FUNCTION ss_small_to_date(smallint)
+    AS ASSIGNMENT;
+SELECT ss_via_small(5::smallint);
+ROLLBACK TO SAVEPOINT a;
+SELECT ss_via_small(5::smallint);
+COMMIT;
+-- (from now on the conversion through text is kept: PL/pgSQL does not
+-- notice casts created later)
+SELECT ss_via_small(6::smallint);
+CREATE FUNCTION ss_via_big(n bigint) RETURNS date LANGUAGE plnimble AS $$
+BEGIN
+    RETURN n;
+END
+$$;
+CREATE FUNCTION ss_big_to_date(bigint) RETURNS date LANGUAGE sql
+    IMMUTABLE STRICT AS $$SELECT '2000-01-01'::date + $1::int$$;
+CREATE CAST (bigint AS date) WITH FUNCTION ss_big_to_date(bigint)
+    AS ASSIGNMENT;
+BEGIN;
+SELECT ss_via_big(7);
+SAVEPOINT b;
+CREATE OR REPLACE FUNCTION ss_big_to_date(bigint) RETURNS date LANGUAGE sql
+    IMMUTABLE STRICT AS $$SELECT '1990-01-01'::date + $1::int$$;
+SELECT ss_via_big(7);
+ROLLBACK TO SAVEPOINT b;
+SELECT ss_via_big(7);
+COMMIT;
+CREATE OR REPLACE FUNCTION ss_big_to_date(bigint) RETURNS date LANGUAGE sql
+    IMMUTABLE STRICT AS $$SELECT '1980-01-01'::date + $1::int$$;
+SELECT ss_via_big(8);

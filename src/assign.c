@@ -26,7 +26,6 @@
 #include "executor/executor.h"
 #include "funcapi.h"
 #include "nodes/makefuncs.h"
-#include "optimizer/optimizer.h"
 #include "parser/parse_coerce.h"
 #include "parser/parse_type.h"
 #include "storage/proc.h"
@@ -52,6 +51,12 @@
  * function's query, with a snapshot that belonged to a subtransaction
  * rolled back since), so the next use builds a fresh one, as PL/pgSQL
  * does; so does a cast used again while it runs (a recursion).
+ *
+ * The tree is a cached expression, which the server marks invalid when a
+ * function it calls (or inlined) is replaced or dropped, also by the
+ * rollback of the subtransaction that created it; an impure cast is then
+ * planned again, as in PL/pgSQL.  A pure one calls only built-in
+ * functions, which do not change.
  */
 typedef struct CastKey
 {
@@ -64,7 +69,8 @@ typedef struct CastKey
 typedef struct CastEntry
 {
 	CastKey		key;
-	Expr	   *cast_expr;		/* NULL: the cast is a no-op */
+	CachedExpression *cast_cexpr;	/* the planned tree; NULL for a no-op */
+	Expr	   *cast_expr;		/* its expression; NULL: the cast is a no-op */
 	bool		cast_is_pure;	/* see purity.c */
 	bool		cast_exprstate_is_kept; /* built once for the session */
 	ExprState  *cast_exprstate;
@@ -313,7 +319,8 @@ keep_var_value(PlnExecState *estate, PlnVar *var, Datum value)
 
 	oldcontext = MemoryContextSwitchTo(estate->datum_context);
 	if (var->datatype->typisarray)
-		result = expand_array(value, estate->datum_context, NULL);
+		result = expand_array(value, estate->datum_context,
+							  var->datatype->elem_meta);
 	else if (var->datatype->typlen == -1 &&
 			 VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(value)))
 		result = datumCopy(value, false, -1);
@@ -1101,9 +1108,47 @@ build_cast_tree(Oid srctype, int32 srctypmod, Oid dsttype, int32 dsttypmod)
 										 COERCE_IMPLICIT_CAST, -1);
 	}
 
-	/* const-fold; a tree that folds down to the bare value is a no-op */
-	tree = (Node *) expression_planner((Expr *) tree);
 	return (tree == (Node *) value) ? NULL : tree;
+}
+
+/*
+ * Plan the cast from (srctype, srctypmod) to (dsttype, dsttypmod) as a
+ * cached expression (see CastEntry); NULL if the value can be used as it
+ * is, also when planning folds the tree down to the bare value.
+ */
+static CachedExpression *
+plan_cast(Oid srctype, int32 srctypmod, Oid dsttype, int32 dsttypmod)
+{
+	Node	   *tree;
+	CachedExpression *cexpr;
+
+	/* (the unplanned tree is copied: it is left in the current context) */
+	tree = build_cast_tree(srctype, srctypmod, dsttype, dsttypmod);
+	if (tree == NULL)
+		return NULL;
+	cexpr = GetCachedExpression(tree);
+	if (IsA(cexpr->expr, CaseTestExpr))
+	{
+		FreeCachedExpression(cexpr);
+		return NULL;
+	}
+	return cexpr;
+}
+
+/* Give a cast entry a newly planned tree, with no state built yet */
+static void
+set_cast_tree(CastEntry *entry, CachedExpression *cexpr)
+{
+	entry->cast_cexpr = cexpr;
+	entry->cast_expr = cexpr ? (Expr *) cexpr->expr : NULL;
+	entry->cast_is_pure = false;
+	entry->cast_exprstate = NULL;
+	entry->cast_exprstate_is_kept = false;
+	entry->cast_lxid = InvalidLocalTransactionId;
+	entry->cast_in_use = false;
+	if (cexpr != NULL)
+		entry->cast_is_pure = pln_expr_tree_is_pure((Node *) cexpr->expr,
+													 NULL);
 }
 
 /*
@@ -1161,24 +1206,22 @@ get_cast_entry(PlnExecState *estate,
 
 	if (entry == NULL)
 	{
-		Node	   *cast_expr;
-		MemoryContext oldcontext;
+		CachedExpression *cexpr;
 
-		oldcontext = MemoryContextSwitchTo(cast_context);
-		cast_expr = build_cast_tree(srctype, srctypmod, dsttype, dsttypmod);
-		MemoryContextSwitchTo(oldcontext);
-
+		cexpr = plan_cast(srctype, srctypmod, dsttype, dsttypmod);
 		entry = (CastEntry *) hash_search(cast_hash, &key, HASH_ENTER, &found);
 		last_cast = entry;
-		entry->cast_expr = (Expr *) cast_expr;
-		entry->cast_is_pure = false;
-		entry->cast_exprstate = NULL;
-		entry->cast_exprstate_is_kept = false;
-		entry->cast_lxid = InvalidLocalTransactionId;
-		entry->cast_in_use = false;
-		if (cast_expr != NULL)
-			entry->cast_is_pure = pln_expr_tree_is_pure((Node *) cast_expr,
-														 NULL);
+		set_cast_tree(entry, cexpr);
+	}
+	else if (!entry->cast_cexpr->is_valid)
+	{
+		CachedExpression *old = entry->cast_cexpr;
+
+		set_cast_tree(entry, plan_cast(srctype, srctypmod,
+									   dsttype, dsttypmod));
+		/* (a state still running from the old tree keeps it) */
+		if (!entry->cast_in_use)
+			FreeCachedExpression(old);
 	}
 
 	if (entry->cast_expr == NULL)

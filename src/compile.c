@@ -30,6 +30,7 @@
 #include "funcapi.h"
 #include "nodes/makefuncs.h"
 #include "parser/parse_node.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
 #include "utils/fmgroids.h"
@@ -443,7 +444,8 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 		if (argdtype->typtype == TYPTYPE_PSEUDO && argtypes[i] != RECORDOID)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("PL/nimble functions cannot accept type %s",
+					 errmsg("%s functions cannot accept type %s",
+							PLN_LANG_TITLE,
 							format_type_be(argtypes[i]))));
 
 		/*
@@ -511,7 +513,8 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 			rettype != VOIDOID && rettype != RECORDOID)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("PL/nimble functions cannot return type %s",
+					 errmsg("%s functions cannot return type %s",
+							PLN_LANG_TITLE,
 							format_type_be(rettype))));
 		function->fn_retistuple = type_is_rowtype(rettype);
 		function->fn_retisdomain = (typtype == TYPTYPE_DOMAIN);
@@ -644,6 +647,7 @@ finish_compile(PlnFunction *function)
 	function->datums = palloc(sizeof(PlnDatum *) * datums_count);
 	memcpy(function->datums, datums_array, sizeof(PlnDatum *) * datums_count);
 	function->nstatements = stmt_counter;
+	function->stmt_checks_stack = pln_stack_check_points(function);
 	function->use_count = 0;
 
 	/* #option dump */
@@ -795,6 +799,23 @@ pln_build_datatype(Oid typeOid, int32 typmod, Oid collation,
 		typ->typisarray = IsTrueArrayType(typeStruct);
 	else if (typeStruct->typtype == TYPTYPE_DOMAIN && typ->typlen == -1)
 		typ->typisarray = OidIsValid(get_base_element_type(typeStruct->typbasetype));
+	if (typ->typisarray)
+	{
+		/*
+		 * Expanding an array needs its element type's length, by-value
+		 * flag and alignment; looked up now, so that storing an array
+		 * into a variable never reads the catalogs (it may happen in a
+		 * handler block without its subtransaction).
+		 */
+		ArrayMetaState *meta = palloc0(sizeof(ArrayMetaState));
+
+		meta->element_type = typeStruct->typtype == TYPTYPE_DOMAIN ?
+			get_base_element_type(typeStruct->typbasetype) :
+			typeStruct->typelem;
+		get_typlenbyvalalign(meta->element_type, &meta->typlen,
+							 &meta->typbyval, &meta->typalign);
+		typ->elem_meta = meta;
+	}
 
 	if (typeOid == RECORDOID || typeStruct->typtype == TYPTYPE_COMPOSITE)
 		typ->is_composite = true;

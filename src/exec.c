@@ -39,7 +39,6 @@
 #include "plnimble.h"
 
 static void copy_datums(PlnExecState *estate, PlnFunction *func);
-static void exec_error_callback(void *arg);
 static inline int exec_stmt(PlnExecState *estate, PlnStmt *stmt);
 static int	exec_stmt_block(PlnExecState *estate, PlnStmtBlock *block);
 static int	exec_stmt_assign(PlnExecState *estate, PlnStmtAssign *stmt);
@@ -163,6 +162,9 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 	estate.err_text = NULL;
 	estate.err_stmt = (PlnStmt *) func->action;
 	CHECK_FOR_INTERRUPTS();
+	/* calls recurse too: the top block is not run through exec_stmt */
+	check_stack_depth();
+
 	/*
 	 * (A block runs the same inside a handler block or not: no check.)
 	 * Consumers of the plugin hook attached now watch the call.
@@ -505,28 +507,38 @@ copy_datums(PlnExecState *estate, PlnFunction *func)
 }
 
 /*
- * The CONTEXT line of errors raised while the call runs.
+ * The CONTEXT line of errors raised while the call runs.  (Not static: the
+ * checking build finds the running call by it, see lazy_check.c.)
  */
-static void
+void
 exec_error_callback(void *arg)
 {
 	PlnExecState *estate = (PlnExecState *) arg;
+	int			lineno;
 
 	/* nobody will see it: save the formatting */
 	if (pln_error_context_unseen(estate, geterrcode()))
 		return;
 
+	/* a variable's declaration, else the statement's line (see err_var) */
+	if (estate->err_var != NULL)
+		lineno = estate->err_var->lineno;
+	else if (estate->err_stmt != NULL)
+		lineno = estate->err_stmt->lineno;
+	else
+		lineno = 0;
+
 	if (estate->err_text != NULL)
 	{
 		/*
 		 * The text says what we were doing, e.g. "during statement block
-		 * entry"; with a statement, name its line.
+		 * entry"; with a line, name it.
 		 */
-		if (estate->err_stmt != NULL)
+		if (lineno > 0)
 			errcontext("%s function %s line %d %s",
 					   PLN_LANG_TITLE,
 					   estate->func->fn_signature,
-					   estate->err_stmt->lineno,
+					   lineno,
 					   _(estate->err_text));
 		else
 			errcontext("%s function %s %s",
@@ -534,12 +546,12 @@ exec_error_callback(void *arg)
 					   estate->func->fn_signature,
 					   _(estate->err_text));
 	}
-	else if (estate->err_stmt != NULL && estate->err_stmt->lineno > 0)
+	else if (estate->err_stmt != NULL && lineno > 0)
 	{
 		errcontext("%s function %s line %d at %s",
 				   PLN_LANG_TITLE,
 				   estate->func->fn_signature,
-				   estate->err_stmt->lineno,
+				   lineno,
 				   pln_stmt_typename(estate->err_stmt));
 	}
 	else
@@ -585,7 +597,7 @@ describe_fetch(PlnStmt *stmt)
 
 const PlnStmtKind pln_stmt_kinds[] = {
 #define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
-	[kind] = {name, lazy, describe},
+	[kind] = {name, lazy, nests, describe},
 #include "pln_stmtkinds.h"
 #undef PLN_STMT_KIND
 };
@@ -656,13 +668,14 @@ exec_stmt_run(PlnExecState *estate, PlnStmt *stmt)
 	 * Statements that run statements of their own are where the executor
 	 * recurses, however deeply the body nests them: there the stack is
 	 * checked (once per statement, not per iteration of a loop; the column
-	 * "nests" of pln_stmtkinds.h).
+	 * "nests" of pln_stmtkinds.h), unless their own statements run none
+	 * (see pln_stack_check_points).
 	 */
 	switch (stmt->cmd_type)
 	{
 #define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
 		case kind: \
-			if (nests) \
+			if (nests && estate->func->stmt_checks_stack[stmt->stmtid]) \
 				check_stack_depth(); \
 			rc = exec(estate, (node *) stmt); \
 			break;
@@ -728,26 +741,19 @@ exec_toplevel_block_observed(PlnExecState *estate)
 static void
 exec_block_init_vars(PlnExecState *estate, PlnStmtBlock *block)
 {
-	PlnStmt    *save_err_stmt = estate->err_stmt;
-	PlnStmt		declaration;
 	int			i;
 
 	estate->err_text = "during statement block local variable initialization";
 
 	/* errors here name the line of the variable's declaration */
-	declaration.cmd_type = PLN_STMT_BLOCK;
-	declaration.stmtid = 0;
-	estate->err_stmt = &declaration;
-
 	for (i = 0; i < block->n_initvars; i++)
 	{
 		PlnVariable *var = (PlnVariable *) estate->datums[block->initvarnos[i]];
 
-		declaration.lineno = var->lineno;
+		estate->err_var = var;
 		exec_init_datum(estate, (PlnDatum *) var);
 	}
 
-	estate->err_stmt = save_err_stmt;
 	estate->err_text = NULL;
 }
 
@@ -762,6 +768,8 @@ exec_stmt_block(PlnExecState *estate, PlnStmtBlock *block)
 
 	if (block->n_initvars > 0)
 		exec_block_init_vars(estate, block);
+	/* (entering any block ends the effect of an earlier failed one) */
+	estate->err_var = NULL;
 
 	if (block->exceptions)
 		rc = exec_stmt_block_with_handlers(estate, block);
@@ -822,8 +830,11 @@ exec_stmt_if(PlnExecState *estate, PlnStmtIf *stmt)
  * The hidden variable of CASE x (see make_case in the grammar), given the
  * type of the search value.  The variable was compiled with a stand-in
  * type; it takes on the value's type here, in this call's copy of the
- * datum.  The plan view (explain.c) asks this too, so that it plans the
- * WHEN tests against the type the executor will use.
+ * datum.  The type is built once, on first use, and kept with the
+ * statement: building it reads the catalogs (so it passes a gate) and
+ * allocates in the function's memory.  The plan view (explain.c) asks
+ * this too, so that it plans the WHEN tests against the type the executor
+ * will use.
  */
 PlnVar *
 pln_case_search_var(PlnExecState *estate, PlnStmtCase *stmt,
@@ -834,12 +845,19 @@ pln_case_search_var(PlnExecState *estate, PlnStmtCase *stmt,
 	if (hidden->datatype->typoid != valtype ||
 		hidden->datatype->atttypmod != valtypmod)
 	{
-		MemoryContext oldcontext = MemoryContextSwitchTo(estate->func->fn_cxt);
+		if (stmt->t_type == NULL || stmt->t_type->typoid != valtype ||
+			stmt->t_type->atttypmod != valtypmod)
+		{
+			MemoryContext oldcontext;
 
-		hidden->datatype = pln_build_datatype(valtype, valtypmod,
+			pln_allow_impure(estate, PLN_IMPURE_READS);
+			oldcontext = MemoryContextSwitchTo(estate->func->fn_cxt);
+			stmt->t_type = pln_build_datatype(valtype, valtypmod,
 											  estate->func->fn_input_collation,
 											  NULL);
-		MemoryContextSwitchTo(oldcontext);
+			MemoryContextSwitchTo(oldcontext);
+		}
+		hidden->datatype = stmt->t_type;
 	}
 	return hidden;
 }
@@ -1400,6 +1418,57 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 	estate->retval = (Datum) 0;
 	estate->retisnull = false;
 	return PLN_RC_RETURN;
+}
+
+/*
+ * Where the executor checks the stack depth, by stmtid: at every statement
+ * that runs statements of its own of which one again runs statements of
+ * its own.  The executor recurses only through such statements, so each
+ * level of nesting but the innermost is checked; the innermost adds one
+ * level of frames at most, and whatever its statements call (expressions,
+ * SQL, other functions) checks for itself.  A loop whose body is a list
+ * of simple statements, or an IF choosing between such lists, so pays
+ * nothing for the check.
+ *
+ * The walk keeps its own list of statement lists still to visit instead of
+ * recursing: compiling must not need more stack the deeper the text nests
+ * (PL/pgSQL's compiler does not).  Allocated in the current memory
+ * context.
+ */
+bool *
+pln_stack_check_points(PlnFunction *func)
+{
+	bool	   *checks = palloc0(sizeof(bool) * (func->nstatements + 1));
+	List	   *pending = list_make1(list_make1(func->action));
+
+	while (pending != NIL)
+	{
+		List	   *stmts = (List *) llast(pending);
+		ListCell   *lc;
+
+		pending = list_delete_last(pending);
+		foreach(lc, stmts)
+		{
+			PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+			ListCell   *b;
+
+			if (!pln_stmt_kinds[stmt->cmd_type].nests)
+				continue;
+			foreach(b, pln_stmt_nested_bodies(stmt))
+			{
+				List	   *body = (List *) lfirst(b);
+				ListCell   *c;
+
+				foreach(c, body)
+				{
+					if (pln_stmt_kinds[((PlnStmt *) lfirst(c))->cmd_type].nests)
+						checks[stmt->stmtid] = true;
+				}
+				pending = lappend(pending, body);
+			}
+		}
+	}
+	return checks;
 }
 
 /*

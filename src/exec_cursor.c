@@ -143,6 +143,9 @@ exec_stmt_open(PlnExecState *estate, PlnStmtOpen *stmt)
 		pln_check_assignable(estate, stmt->curvar);
 		assign_text_var(estate, curvar, portal->name);
 	}
+	else
+		pfree(curname);			/* the portal has its own copy; an OPEN in
+								 * a loop must not pile them up */
 
 	exec_eval_cleanup(estate);
 	return PLN_RC_OK;

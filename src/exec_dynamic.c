@@ -285,7 +285,7 @@ pln_open_dynamic_portal(PlnExecState *estate, PlnExpr *query, List *params,
 	options.read_only = estate->readonly_func;
 	portal = SPI_cursor_parse_open(curname, querystr, &options);
 	if (portal == NULL)
-		elog(ERROR, "could not open cursor for query \"%s\": %s",
+		elog(ERROR, "could not open implicit cursor for query \"%s\": %s",
 			 querystr, SPI_result_code_string(SPI_result));
 
 	/* the portal has its own copy of the text and the parameters */

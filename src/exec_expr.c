@@ -82,6 +82,9 @@ uint64		pln_transaction_count = 0;
 
 static void exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr);
 static void remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource);
+static bool plan_cache_chooses_generic(CachedPlanSource *plansource);
+static bool uses_variables(PlnExpr *expr);
+static void plan_generic_again(PlnExecState *estate, PlnExpr *expr);
 static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
 static bool exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 										 Datum *result, bool *isNull,
@@ -198,7 +201,8 @@ remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource)
 	if (edata->context != NULL)
 	{
 		/* the inner lines end where our own "PL/nimble function" starts */
-		ours = strstr(edata->context, PLN_LANG_TITLE " function ");
+		ours = strstr(edata->context,
+					  psprintf("%s function ", PLN_LANG_TITLE));
 		if (ours == NULL)
 			expr->plan_error_context = pstrdup(edata->context);
 		else if (ours > edata->context)
@@ -218,9 +222,55 @@ plan_error_context_callback(void *arg)
 }
 
 /*
+ * Does the query read a variable?  An assignment's target, which the SQL
+ * parser resolves too, does not count: a custom plan puts its value into
+ * the tree only where the new value is stored, which folds nothing else.
+ */
+static bool
+uses_variables(PlnExpr *expr)
+{
+	int			dno = -1;
+
+	while ((dno = bms_next_member(expr->paramnos, dno)) >= 0)
+	{
+		if (dno != expr->target_param)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Would the plan cache run the query with its generic plan next time?
+ * The same decision as the plan cache's own (plancache.c, which does not
+ * export it) for a saved plan that is given parameters: the settings or
+ * cursor options may force it; otherwise the first five plans are custom
+ * plans, and after that the generic plan is used when its cost is below
+ * the custom plans' average, or not known yet because making it failed.
+ */
+static bool
+plan_cache_chooses_generic(CachedPlanSource *plansource)
+{
+	if (plan_cache_mode == PLAN_CACHE_MODE_FORCE_GENERIC_PLAN)
+		return true;
+	if (plan_cache_mode == PLAN_CACHE_MODE_FORCE_CUSTOM_PLAN)
+		return false;
+	if (plansource->cursor_options & CURSOR_OPT_GENERIC_PLAN)
+		return true;
+	if (plansource->cursor_options & CURSOR_OPT_CUSTOM_PLAN)
+		return false;
+	if (plansource->num_custom_plans < 5)
+		return false;
+	return plansource->generic_cost <
+		plansource->total_custom_cost / plansource->num_custom_plans;
+}
+
+/*
  * Raise the kept planning error again if planning would still fail the
- * same way; otherwise forget it and plan again.  Raising it is pure:
- * nothing is looked up.
+ * same way; otherwise forget it.  That is certain when the query reads no
+ * variable (a custom plan folds the same constants), or when the plan
+ * cache will try the generic plan again; a custom plan may drop the
+ * failing part for some parameter values (CASE WHEN n > 0 THEN 1 ELSE 1/0
+ * END).  Raising it is pure: nothing is looked up.
  */
 static void
 raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
@@ -229,7 +279,9 @@ raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
 
 	if (expr->plan_error_lxid == MyProc->lxid &&
 		expr->plan_error_source->is_valid &&
-		OverrideSearchPathMatchesCurrent(expr->plan_error_source->search_path))
+		OverrideSearchPathMatchesCurrent(expr->plan_error_source->search_path) &&
+		(!uses_variables(expr) ||
+		 plan_cache_chooses_generic(expr->plan_error_source)))
 	{
 		ErrorContextCallback inner;
 
@@ -254,6 +306,46 @@ raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
 	}
 
 	forget_plan_error(expr);
+}
+
+/*
+ * For an expression whose generic plan failed, and whose kept error was
+ * stale (a new transaction): when the plan cache will make the same plan
+ * as the generic one (the query reads no variable) or make the generic one
+ * itself, make it here, so that a planning error is kept again and the
+ * next executions need not plan.  Once a generic plan could be made, this
+ * is not tried again; the expression still runs through SPI, as under
+ * PL/pgSQL.
+ */
+static void
+plan_generic_again(PlnExecState *estate, PlnExpr *expr)
+{
+	CachedPlanSource *plansource;
+	CachedPlan *cplan;
+	MemoryContext oldcontext;
+
+	plansource = (CachedPlanSource *) linitial(SPI_plan_get_plan_sources(expr->plan));
+	if (uses_variables(expr) && !plan_cache_chooses_generic(plansource))
+		return;
+
+	/* planning reads the catalogs */
+	pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
+	oldcontext = MemoryContextSwitchTo(get_stmt_mcontext(estate));
+	PG_TRY();
+	{
+		cplan = SPI_plan_get_cached_plan(expr->plan);
+	}
+	PG_CATCH();
+	{
+		remember_plan_error(expr, plansource);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(oldcontext);
+
+	expr->generic_plan_failed = false;
+	if (cplan != NULL)
+		ReleaseCachedPlan(cplan, CurrentResourceOwner);
 }
 
 /*
@@ -297,15 +389,17 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	CachedPlan *cplan;
 	MemoryContext oldcontext;
 
+	bool		is_expression;
+
 	expr->simple_expr = NULL;
 	expr->purity = PLN_PURITY_UNKNOWN;
+	expr->generic_plan_failed = false;
 
-	/* only plain expressions and assignments can be simple */
-	if (expr->parseMode != RAW_PARSE_PLPGSQL_EXPR &&
-		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN1 &&
-		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN2 &&
-		expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN3)
-		return;
+	/* only plain expressions and assignments are evaluated as simple */
+	is_expression = (expr->parseMode == RAW_PARSE_PLPGSQL_EXPR ||
+					 expr->parseMode == RAW_PARSE_PLPGSQL_ASSIGN1 ||
+					 expr->parseMode == RAW_PARSE_PLPGSQL_ASSIGN2 ||
+					 expr->parseMode == RAW_PARSE_PLPGSQL_ASSIGN3);
 
 	plansources = SPI_plan_get_plan_sources(expr->plan);
 	if (list_length(plansources) != 1)
@@ -318,7 +412,16 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	if (!query_is_bare_select(query))
 		return;
 
-	/* get the generic plan; planning happens in the statement context */
+	/*
+	 * Get the generic plan; planning happens in the statement context.
+	 * PL/pgSQL does this for SQL statements of this shape too (SELECT
+	 * expr INTO x, PERFORM expr), so their first execution fails as it
+	 * does there when the generic plan cannot be made, and the plan cache
+	 * knows the generic plan's cost as it does there.  An expression
+	 * whose generic plan failed is never simple: later executions go
+	 * through SPI, whose plan cache chooses custom or generic plans (see
+	 * "Planning errors" in docs/design.md).
+	 */
 	oldcontext = MemoryContextSwitchTo(get_stmt_mcontext(estate));
 	PG_TRY();
 	{
@@ -326,13 +429,22 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	}
 	PG_CATCH();
 	{
-		remember_plan_error(expr, plansource);
+		if (is_expression)
+		{
+			remember_plan_error(expr, plansource);
+			expr->generic_plan_failed = true;
+		}
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
 	MemoryContextSwitchTo(oldcontext);
 	if (cplan == NULL)
 		return;
+	if (!is_expression)
+	{
+		ReleaseCachedPlan(cplan, CurrentResourceOwner);
+		return;
+	}
 
 	/*
 	 * The plan must allow the cheap validity check; then keep a reference
@@ -539,12 +651,17 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
 
 	if (expr->plan == NULL)
 		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
-	else if (unlikely(expr->plan_error != NULL))
+	else if (unlikely(expr->generic_plan_failed))
 	{
-		raise_plan_error_again(estate, expr);
-		/* it was stale: planning again would need a savepoint */
-		pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
-		exec_simple_check_plan(estate, expr);
+		/*
+		 * The expression is not simple (its generic plan failed): it runs
+		 * through SPI below, as under PL/pgSQL, unless the kept error is
+		 * raised again, or planning fails again.
+		 */
+		if (expr->plan_error != NULL)
+			raise_plan_error_again(estate, expr);
+		if (expr->plan_error == NULL)
+			plan_generic_again(estate, expr);
 	}
 
 	if (expr->simple_expr != NULL &&
@@ -844,6 +961,60 @@ run_simple_expr_state(PlnExecState *estate, PlnExpr *expr, ExprState *state,
 }
 
 /*
+ * The CONTEXT line SPI would add, had the evaluation gone through it as
+ * PL/pgSQL's does (the wording is the core's).
+ */
+typedef struct SpiExprErrorArg
+{
+	PlnExecState *estate;
+	PlnExpr    *expr;
+} SpiExprErrorArg;
+
+static void
+spi_expr_error_callback(void *arg)
+{
+	SpiExprErrorArg *cb = (SpiExprErrorArg *) arg;
+	PlnExpr    *expr = cb->expr;
+
+	/* as in exec_error_callback: nobody will see it */
+	if (pln_error_context_unseen(cb->estate, geterrcode()))
+		return;
+
+	if (expr->parseMode == RAW_PARSE_PLPGSQL_EXPR)
+		errcontext("SQL expression \"%s\"", expr->query);
+	else
+		errcontext("PL/pgSQL assignment \"%s\"", expr->query);
+}
+
+/*
+ * Run a simple expression as though it went through SPI, where PL/pgSQL
+ * sends it: an evaluation of it failed earlier in the transaction (PL/pgSQL
+ * then leaves it marked as busy), or it is busy in an outer recursion
+ * level.  The differences that show are SPI's CONTEXT line for errors and
+ * notices raised while it runs, and ROW_COUNT, which the one row of the
+ * query sets to 1.
+ */
+static pg_noinline Datum
+run_simple_expr_as_spi(PlnExecState *estate, PlnExpr *expr, ExprState *state,
+					   bool pure, bool *isNull)
+{
+	ErrorContextCallback errcallback;
+	SpiExprErrorArg cb;
+	Datum		result;
+
+	cb.estate = estate;
+	cb.expr = expr;
+	errcallback.callback = spi_expr_error_callback;
+	errcallback.arg = &cb;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	result = run_simple_expr_state(estate, expr, state, pure, isNull);
+	error_context_stack = errcallback.previous;
+	estate->eval_processed = 1;
+	return result;
+}
+
+/*
  * An impure expression may need a snapshot, which a procedure has none of
  * right after COMMIT.  Once one is there, only an impure statement
  * (exec_stmt clears the flag) or a subtransaction rollback can take it
@@ -884,16 +1055,16 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	pure = simple_expr_ready_for_pure_eval(expr, curlxid);
 	if (!pure)
 	{
-		ensure_portal_snapshot(estate);
-
 		/*
 		 * Reading records needs a savepoint, but when that is all the
 		 * expression does beyond pure work, a plan checked in this epoch
-		 * is still good (see simple_plan_known_valid).
+		 * is still good (see simple_plan_known_valid).  The snapshot is
+		 * made sure of after the gate: it may take one.
 		 */
 		if (expr->simple_calls_only_pure)
 		{
 			pln_allow_impure(estate, PLN_IMPURE_READS);
+			ensure_portal_snapshot(estate);
 			if (expr->simple_plan_lxid != curlxid ||
 				!simple_plan_known_valid(expr))
 			{
@@ -910,6 +1081,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 		else
 		{
 			pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
+			ensure_portal_snapshot(estate);
 			if (!simple_expr_revalidate(estate, expr, curlxid))
 				return false;
 		}
@@ -942,8 +1114,12 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 
 	expr->simple_in_use = true;
 	estate->simple_expr_running = expr;
-	*result = run_simple_expr_state(estate, expr, expr->simple_state, pure,
-									isNull);
+	if (unlikely(expr->simple_failed_lxid == curlxid))
+		*result = run_simple_expr_as_spi(estate, expr, expr->simple_state,
+										 pure, isNull);
+	else
+		*result = run_simple_expr_state(estate, expr, expr->simple_state,
+										pure, isNull);
 	estate->simple_expr_running = NULL;
 	expr->simple_in_use = false;
 	return true;
@@ -951,21 +1127,6 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 
 /* recursion levels with a state of their own; deeper ones use SPI */
 #define PLN_MAX_NESTED_STATES 256
-
-/*
- * The CONTEXT line SPI would add, had the evaluation gone through it as
- * PL/pgSQL's does (the wording is the core's).
- */
-static void
-nested_expr_error_callback(void *arg)
-{
-	PlnExpr    *expr = (PlnExpr *) arg;
-
-	if (expr->parseMode == RAW_PARSE_PLPGSQL_EXPR)
-		errcontext("SQL expression \"%s\"", expr->query);
-	else
-		errcontext("PL/pgSQL assignment \"%s\"", expr->query);
-}
 
 /*
  * Evaluate a simple expression that is being evaluated already, by the
@@ -990,8 +1151,6 @@ exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 	ExprState  *state;
 	int			generation;
 	MemoryContext oldcontext;
-	ErrorContextCallback errcallback;
-
 	if (level <= 0 || level >= PLN_MAX_NESTED_STATES ||
 		expr->simple_is_param ||
 		expr->simple_plan_lxid != curlxid)
@@ -1044,12 +1203,7 @@ exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 	 */
 	generation = expr->simple_nested_generation;
 	expr->simple_nested_states[level] = NULL;
-	errcallback.callback = nested_expr_error_callback;
-	errcallback.arg = expr;
-	errcallback.previous = error_context_stack;
-	error_context_stack = &errcallback;
-	*result = run_simple_expr_state(estate, expr, state, false, isNull);
-	error_context_stack = errcallback.previous;
+	*result = run_simple_expr_as_spi(estate, expr, state, false, isNull);
 	/* (unless a deeper level started the states afresh meanwhile) */
 	if (expr->simple_nested_generation == generation &&
 		level < expr->simple_nested_count &&
@@ -1095,7 +1249,7 @@ exec_run_select(PlnExecState *estate, PlnExpr *expr, long maxtuples,
 										 estate->readonly_func, maxtuples);
 	if (rc == SPI_OK_SELINTO)
 		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				(errcode(ERRCODE_SYNTAX_ERROR),
 				 errmsg("query is SELECT INTO, but it should be plain SELECT"),
 				 errcontext("query: %s", expr->query)));
 	if (rc != SPI_OK_SELECT)

@@ -318,7 +318,14 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 	if (!estate->atomic)
 		pln_renew_econtext_if_needed(estate);
 	check_execute_result(estate, rc, expr->query);
-	estate->eval_processed = SPI_processed;
+
+	/*
+	 * ROW_COUNT is the number of rows the statement processed; CALL and DO
+	 * process none of the caller's rows and leave it as it was (SPI counts
+	 * the row of output values a CALL returns).
+	 */
+	if (!stmt->is_call)
+		estate->eval_processed = SPI_processed;
 
 	if (stmt->into)
 		store_into_target(estate, stmt, check_too_many);

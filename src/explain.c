@@ -534,7 +534,7 @@ plnimble_savepoint_plan(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("function %s is not run by %s",
-						format_procedure(funcoid), PLN_LANG_TITLE)));
+						format_procedure(funcoid), PLN_OWN_TITLE)));
 
 	/* planning may run the function's immutable parts: as a call would */
 	if (pg_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&

@@ -47,6 +47,7 @@ int			pln_variable_conflict = PLN_RESOLVE_ERROR;
 bool		pln_print_strict_params = false;
 bool		pln_check_asserts = true;
 bool		pln_lazy_savepoints = true;
+bool		pln_identify_as_plpgsql = false;
 int			pln_extra_warnings = PLN_XCHECK_NONE;
 int			pln_extra_errors = PLN_XCHECK_NONE;
 
@@ -213,6 +214,14 @@ _PG_init(void)
 							 gettext_noop("When off, every entry into a block with an EXCEPTION clause starts a subtransaction, as in PL/pgSQL."),
 							 &pln_lazy_savepoints,
 							 true,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("plnimble.identify_as_plpgsql",
+							 gettext_noop("Name the language PL/pgSQL in messages and error context lines."),
+							 gettext_noop("For tools that compare message texts with what PL/pgSQL prints."),
+							 &pln_identify_as_plpgsql,
+							 false,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 

@@ -60,7 +60,12 @@ typedef struct PlnExecState
 
 	/* the innermost exception block in progress, see savepoint.c */
 	PlnSavepointFrame *sp_top;
+	bool		materializing;	/* its savepoints are being started (for
+								 * the checking build, lazy_check.c) */
 	bool		raising_notice; /* RAISE of a level below ERROR running */
+	bool		starting_savepoint; /* a frame's subtransaction is being
+									 * started: an error now is not the
+									 * frame's (nor its inner frames') */
 
 	/* holds plan references of CALL and DO across transaction ends */
 	ResourceOwner procedure_resowner;
@@ -84,6 +89,15 @@ typedef struct PlnExecState
 	/* error context */
 	PlnStmt    *err_stmt;
 	const char *err_text;
+
+	/*
+	 * The variable being initialised at block entry, whose declaration's
+	 * line the CONTEXT lines name instead of the statement's.  As in
+	 * PL/pgSQL, a failed initialisation leaves it set (also for CONTEXT
+	 * lines of later statements, when the error is caught) until the next
+	 * block entered has initialised its variables.
+	 */
+	PlnVariable *err_var;
 
 	/* consumers of the plugin hook watching this call, or NULL */
 	struct PlnPluginCall *plugins;	/* see pln_plugin.h */
@@ -113,11 +127,15 @@ typedef struct PlnStmtKind
 {
 	const char *name;			/* untranslated */
 	bool		may_run_lazily;
+	bool		nests;			/* runs statements of its own */
 	const char *(*describe) (PlnStmt *stmt);	/* or NULL: the name */
 } PlnStmtKind;
 
 extern const PlnStmtKind pln_stmt_kinds[];
 extern List *pln_stmt_nested_bodies(PlnStmt *stmt);
+/* the CONTEXT callback of a running call (its arg is the call's state) */
+extern void exec_error_callback(void *arg);
+extern bool *pln_stack_check_points(PlnFunction *func);
 extern void pln_init_analysis_state(PlnExecState *estate, PlnFunction *func);
 
 /* exec.c: statements */

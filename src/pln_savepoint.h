@@ -62,6 +62,7 @@ extern int	pln_run_handler_block_loop(PlnExecState *estate,
 									   PlnHandlerBlockLoop *loop);
 extern void pln_materialize_savepoints(PlnExecState *estate);
 extern bool pln_error_context_unseen(PlnExecState *estate, int sqlerrcode);
+extern bool pln_innermost_frame_is_lazy(PlnStmt **stmt);	/* lazy_check.c */
 
 /*
  * May the statement start running inside a handler block that has no

@@ -29,7 +29,8 @@
  * nests	does it run statements of its own (a body, branches)?  That is
  *			where the executor recurses, however deeply the text nests
  *			them, so the stack depth is checked before it runs (once per
- *			statement, not per iteration of a loop).
+ *			statement, not per iteration of a loop) if one of its own
+ *			statements nests too (pln_stack_check_points in exec.c).
  * exec		int exec(PlnExecState *, node *): runs it
  * describe	const char *describe(PlnStmt *): the name, for kinds whose
  *			name depends on the statement (EXIT or CONTINUE); else NULL

@@ -50,6 +50,9 @@ typedef struct PlnType
 	bool		is_composite;	/* row type or RECORD: stored in a PlnRec */
 	bool		typisarray;		/* an array (or a domain over one): kept
 								 * as an expanded array */
+	struct ArrayMetaState *elem_meta;	/* arrays: the element type's
+										 * storage, looked up when the type
+										 * is built (for expand_array) */
 
 	/*
 	 * For a named composite type (or a domain over one): the name it was
@@ -237,6 +240,10 @@ typedef struct PlnExpr
 	int			simple_state_generation;	/* of the plan it was built
 											 * from */
 	bool		simple_in_use;	/* recursion guard */
+	LocalTransactionId simple_failed_lxid;	/* an evaluation failed in this
+											 * transaction (the error was
+											 * caught): see
+											 * run_simple_expr_as_spi */
 
 	/*
 	 * States for evaluations that start while the expression is busy in
@@ -263,6 +270,8 @@ typedef struct PlnExpr
 	MemoryContext plan_error_cxt;	/* holds both, or NULL */
 	CachedPlanSource *plan_error_source;
 	LocalTransactionId plan_error_lxid;
+	bool		generic_plan_failed;	/* the simple check's generic plan
+										 * failed, none was made since */
 } PlnExpr;
 
 /* ----------
@@ -360,6 +369,7 @@ typedef struct PlnStmtCase
 	unsigned int stmtid;
 	PlnExpr    *t_expr;			/* search expression, or NULL */
 	int			t_varno;		/* hidden variable holding its value */
+	PlnType    *t_type;			/* the value's type, built on first use */
 	List	   *case_when_list; /* List of PlnCaseWhen */
 	bool		have_else;
 	List	   *else_stmts;
@@ -717,6 +727,8 @@ typedef struct PlnFunction
 	PlnDatum  **datums;
 	PlnStmtBlock *action;
 	unsigned int nstatements;
+	/* by stmtid: must the statement check the stack before it runs? */
+	bool	   *stmt_checks_stack;
 
 	/* expressions with prepared plans, to free them on recompilation */
 	List	   *planned_exprs;

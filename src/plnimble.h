@@ -33,7 +33,15 @@
 
 #include "postgres.h"
 
-#define PLN_LANG_TITLE		"PL/nimble"
+/*
+ * The language's name in messages and CONTEXT lines: PL/nimble, or
+ * PL/pgSQL's own name while plnimble.identify_as_plpgsql is on, for tools
+ * that compare message texts (the setting is in pln_handler.h).
+ */
+#define PLN_LANG_TITLE		(pln_identify_as_plpgsql ? "PL/pgSQL" : "PL/nimble")
+
+/* The name in messages PL/pgSQL has no counterpart for: always our own */
+#define PLN_OWN_TITLE		"PL/nimble"
 
 #include "pln_tree.h"
 #include "pln_compile.h"

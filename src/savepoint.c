@@ -41,6 +41,7 @@
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "miscadmin.h"
+#include "storage/proc.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -188,7 +189,8 @@ pln_error_context_unseen(PlnExecState *estate, int sqlerrcode)
 	PlnSavepointFrame *frame = estate->sp_top;
 	PlnExceptionAction *action;
 
-	if (frame == NULL || frame->materialized || estate->raising_notice)
+	if (frame == NULL || frame->materialized || estate->raising_notice ||
+		estate->starting_savepoint)
 		return false;
 
 	/*
@@ -341,18 +343,38 @@ caught_error_memory(void)
  * it.  The call keeps running in its own memory context; expressions get
  * a context of their own inside the subtransaction, so that its end takes
  * care of whatever they registered there.
+ *
+ * PL/pgSQL starts the subtransaction when the block is entered, before its
+ * protected part, so an error in starting it (in a parallel worker:
+ * "cannot start subtransactions during a parallel operation") is not the
+ * block's to catch, and it says "during statement block entry".  Here the
+ * block's catch point is armed already: starting_savepoint tells the
+ * catch that the error is not the frame's (see catch_without_savepoint),
+ * and the error's CONTEXT line names the block's entry.
  */
 static void
 materialize_frame(PlnExecState *estate, PlnSavepointFrame *frame)
 {
 	MemoryContext oldcontext = CurrentMemoryContext;
+	PlnStmt    *save_err_stmt;
+	const char *save_err_text;
+	PlnVariable *save_err_var;
+
+	if (frame->outer != NULL && !frame->outer->materialized)
+		materialize_frame(estate, frame->outer);
+
+	save_err_stmt = estate->err_stmt;
+	save_err_text = estate->err_text;
+	save_err_var = estate->err_var;
+	estate->starting_savepoint = true;
+	estate->err_stmt = (PlnStmt *) frame->block;
+	estate->err_text = "during statement block entry";
+	/* (the block's variables were initialised when it was entered) */
+	estate->err_var = NULL;
 
 	/* SPI must be connected outside our subtransactions */
 	if (!estate->spi_connected)
 		pln_connect_spi(estate);
-
-	if (frame->outer != NULL && !frame->outer->materialized)
-		materialize_frame(estate, frame->outer);
 
 	frame->outer_owner = CurrentResourceOwner;
 	frame->outer_econtext = estate->eval_econtext;
@@ -364,6 +386,11 @@ materialize_frame(PlnExecState *estate, PlnSavepointFrame *frame)
 	if (unlikely(estate->plugins != NULL))
 		pln_plugin_block_event(estate, frame->block,
 							   PLN_BLOCK_SAVEPOINT_STARTED);
+
+	estate->starting_savepoint = false;
+	estate->err_stmt = save_err_stmt;
+	estate->err_text = save_err_text;
+	estate->err_var = save_err_var;
 
 	pln_create_econtext(estate);
 }
@@ -377,7 +404,38 @@ void
 pln_materialize_savepoints(PlnExecState *estate)
 {
 	Assert(estate->sp_top != NULL);
+	/* (if starting one fails, restore_call_state clears the flag) */
+	estate->materializing = true;
 	materialize_frame(estate, estate->sp_top);
+	estate->materializing = false;
+}
+
+/*
+ * For the checking build (lazy_check.c): is the innermost handler block of
+ * the innermost running call one without its subtransaction?  Then only
+ * pure work may run, and *stmt is the statement running.  The running
+ * call is the nearest on the error context stack: each call pushes its
+ * callback on entry, and every way out (normal or by error) pops it.
+ */
+bool
+pln_innermost_frame_is_lazy(PlnStmt **stmt)
+{
+	ErrorContextCallback *cb;
+
+	for (cb = error_context_stack; cb != NULL; cb = cb->previous)
+	{
+		if (cb->callback == exec_error_callback)
+		{
+			PlnExecState *estate = (PlnExecState *) cb->arg;
+
+			/* (starting the savepoints is what a gate is for) */
+			if (!pln_in_lazy_region(estate) || estate->materializing)
+				return false;
+			*stmt = estate->err_stmt;
+			return true;
+		}
+	}
+	return false;
 }
 
 /*
@@ -387,12 +445,14 @@ pln_materialize_savepoints(PlnExecState *estate)
  * scratch memory.  (No statement keeps anything in the statement context
  * while statements nested in it run, so it can be reset here.)  A failed simple
  * expression may be used again in this transaction, with a fresh state
- * unless it is pure (PL/pgSQL instead sends it through SPI from then on).
+ * unless it is pure; PL/pgSQL instead sends it through SPI from then on,
+ * which shows (simple_failed_lxid, see exec_expr.c).
  */
 static void
 restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 {
 	MemoryContextSwitchTo(frame->entry_context);
+	estate->materializing = false;
 	/* the error may have come from anywhere: check plans again */
 	pln_forget_plan_checks();
 	if (estate->simple_expr_running)
@@ -400,6 +460,7 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 		PlnExpr    *expr = estate->simple_expr_running;
 
 		expr->simple_in_use = false;
+		expr->simple_failed_lxid = MyProc->lxid;
 
 		/*
 		 * Only a pure state is sure to hold nothing between evaluations;
@@ -459,7 +520,13 @@ catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
 
 	restore_call_state(estate, frame);
 
-	if (find_handler(block, geterrcode()) == NULL)
+	/*
+	 * An error in starting the subtransaction of this frame or of one
+	 * around it: PL/pgSQL would never have entered the block (see
+	 * materialize_frame), so it goes on up, to a frame that has one.
+	 */
+	if (unlikely(estate->starting_savepoint) ||
+		find_handler(block, geterrcode()) == NULL)
 		PG_RE_THROW();
 
 	edata = copy_caught_error();
@@ -482,6 +549,8 @@ catch_with_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 	ErrorData  *edata;
 
 	estate->err_text = "during exception cleanup";
+	/* an inner frame failed to start its subtransaction: ours to catch */
+	estate->starting_savepoint = false;
 
 	/*
 	 * The handlers that ran inside the block are over: the error belongs
@@ -553,8 +622,9 @@ first_expression(PlnStmtBlock *block)
 }
 
 /*
- * The unusual parts of entering a block: with lazy savepoints off, start
- * the subtransaction right away (the PL/pgSQL way); otherwise bring the
+ * The unusual parts of entering a block: with lazy savepoints off, or in
+ * parallel mode, start the subtransaction right away (the PL/pgSQL way);
+ * otherwise bring the
  * search path up to date if impure work may have changed it.
  *
  * Checking that a cached plan is still valid compares search paths, which
@@ -581,11 +651,16 @@ static pg_noinline void
 enter_frame_slowly(PlnExecState *estate, PlnSavepointFrame *frame,
 				   PlnStmtBlock *block)
 {
-	if (!pln_lazy_savepoints)
+	if (!pln_lazy_savepoints || IsInParallelMode())
 	{
-		estate->err_text = "during statement block entry";
+		/*
+		 * In parallel mode no subtransaction can start: the block fails
+		 * here, as it enters, the way PL/pgSQL's does, before anything in
+		 * it has run.  (search_path_checked stays false, so every entry
+		 * comes here; parallel mode starts only in a query, which is
+		 * impure work and so clears it.)
+		 */
 		materialize_frame(estate, frame);
-		estate->err_text = NULL;
 	}
 	else if (block_starts_impure(block))
 	{
@@ -762,6 +837,8 @@ pln_run_handler_block_loop(PlnExecState *estate, PlnStmtBlock *block,
 			while (loop->next_iteration(estate, loop))
 			{
 				estate->err_stmt = (PlnStmt *) block;
+				/* (as exec_stmt_block does for a block without variables) */
+				estate->err_var = NULL;
 				CHECK_FOR_INTERRUPTS();
 
 				enter_frame(estate, &frame, block);

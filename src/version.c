@@ -99,7 +99,7 @@ pln_check_sql_version(void)
 	if (installed != NULL && strcmp(installed, PLN_EXT_VERSION) != 0)
 		ereport(WARNING,
 				(errmsg("the %s library is version %s, but the SQL objects of extension plnimble in this database are version %s",
-						PLN_LANG_TITLE, PLN_EXT_VERSION, installed),
+						PLN_OWN_TITLE, PLN_EXT_VERSION, installed),
 				 errhint("Run ALTER EXTENSION plnimble UPDATE in this database.")));
 }
 

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
+# scripts/cassert-server.sh: build PostgreSQL 15 with assertions, cached.
+#
+# Usage: bash scripts/cassert-server.sh      (prints the prefix on stdout)
+#
+# Builds the same PostgreSQL 15 that is installed from Debian (the version of
+# the installed postgresql-15 package), from Debian's own source package,
+# configured with --enable-cassert --enable-debug, and installs it into
+#     $PLN_CASSERT_CACHE/<version>          (default /var/cache/plnimble/pg15-cassert)
+# A finished prefix is reused: the key is the source version, so a new
+# Debian point release builds a new prefix.  scripts/test.sh --cassert uses
+# it (through a private copy, so that several checkouts on one machine can
+# install plnimble into "their" server at the same time).
+#
+# The source is fetched by `apt-get source postgresql-15=<version>` from a
+# deb-src line for the machine's own Debian suites: the deb lines of
+# /etc/apt/sources.list.d/*.sources (and /etc/apt/sources.list) are copied
+# with Types/deb turned into deb-src into a private apt directory, and apt
+# is pointed at it with -o Dir::Etc::SourceList/SourceParts/Dir::State::Lists
+# /Dir::Cache, so the system's apt configuration and state stay untouched.
+# Nothing else is downloaded (besides, on a machine that lacks them, the
+# build dependencies dpkg-dev, pkg-config, libicu-dev and zlib1g-dev, from
+# apt).  The compile runs under nice on two jobs and
+# takes 10-15 minutes on two cores; its log is <cache>/<version>.log.
+
+set -euo pipefail
+export LC_ALL=C
+
+CACHE=${PLN_CASSERT_CACHE:-/var/cache/plnimble/pg15-cassert}
+JOBS=${PLN_CASSERT_JOBS:-2}
+# How the server is configured (ICU as in Debian's build: the suite uses
+# ICU collations).  Part of the cache key, with the source version.
+CONFIGURE_FLAGS=(--enable-cassert --enable-debug --disable-rpath --with-icu
+	--without-readline --with-zlib)
+RECIPE="${CONFIGURE_FLAGS[*]}"
+
+log() { printf 'cassert-server: %s\n' "$*" >&2; }
+
+installed=$(dpkg-query -W -f='${Version}' postgresql-15 2>/dev/null) || {
+	log "postgresql-15 is not installed (dpkg-query), cannot tell which source to build"
+	exit 1
+}
+
+# cached PREFIX: succeed (printing it) if the build for the installed
+# version is complete.  $CACHE/<installed>.source names the source version
+# that was built for it (the same, unless the archive no longer had it).
+cached() {
+	local v p
+	[ -f "$CACHE/$installed.source" ] || return 1
+	v=$(cat "$CACHE/$installed.source")
+	p=$CACHE/$v
+	[ -x "$p/bin/postgres" ] && [ "$(cat "$p/.complete" 2>/dev/null)" = "$v $RECIPE" ] ||
+		return 1
+	echo "$p"
+}
+if prefix=$(cached); then
+	log "using cached build $prefix"
+	echo "$prefix"
+	exit 0
+fi
+
+mkdir -p "$CACHE"
+# One build at a time per machine; a second caller waits and then reuses it.
+exec 9>"$CACHE/.lock"
+if ! flock -n 9; then
+	log "another build is running, waiting for it ($CACHE/.lock)"
+	flock 9
+fi
+if prefix=$(cached); then
+	echo "$prefix"
+	exit 0
+fi
+
+# What building needs beyond the compiler, bison and flex (lib.sh's
+# pln_install_deps): unpacking a source package, ICU and zlib headers.
+# Installed with apt-get only when missing (a fresh CI machine).
+if ! command -v dpkg-source >/dev/null || ! pkg-config --exists icu-uc icu-i18n zlib 2>/dev/null; then
+	log "installing build dependencies: dpkg-dev pkg-config libicu-dev zlib1g-dev"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		dpkg-dev pkg-config libicu-dev zlib1g-dev >&2 || exit 1
+fi
+
+buildlog=$CACHE/$installed.log
+work=$CACHE/build-$installed
+rm -rf "$work"
+mkdir -p "$work/apt/sources.list.d" "$work/apt/lists/partial" "$work/apt/cache/archives/partial" "$work/src"
+: >"$work/apt/sources.list"
+log "building PostgreSQL 15 ($installed) with assertions (log: $buildlog)"
+
+# --- a private deb-src for the machine's own suites ---------------------------
+nsrc=0
+for f in /etc/apt/sources.list.d/*.sources; do
+	[ -f "$f" ] || continue
+	sed -E 's/^Types:.*/Types: deb-src/' "$f" >"$work/apt/sources.list.d/$(basename "$f")"
+	nsrc=$((nsrc + 1))
+done
+for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+	[ -f "$f" ] || continue
+	sed -nE 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" >>"$work/apt/sources.list"
+	nsrc=$((nsrc + 1))
+done
+if [ "$nsrc" -eq 0 ]; then
+	log "no apt sources found under /etc/apt"
+	exit 1
+fi
+apt_opts=(
+	-o "Dir::Etc::SourceList=$work/apt/sources.list"
+	-o "Dir::Etc::SourceParts=$work/apt/sources.list.d"
+	-o "Dir::State::Lists=$work/apt/lists"
+	-o "Dir::Cache=$work/apt/cache"
+	-o "APT::Sandbox::User=root"
+)
+
+fetch() {
+	local v
+	echo "== apt-get update (private deb-src lists)"
+	apt-get "${apt_opts[@]}" update -q || return 1
+	# The installed version first; if the archive no longer serves its
+	# source (a security archive keeps only what it has to), the newest
+	# version of the same suites that it does serve.
+	versions=$( (echo "$installed"
+		apt-cache "${apt_opts[@]}" showsrc postgresql-15 |
+			sed -n 's/^Version: //p' | sort -u |
+			sort -r -V) | awk '!seen[$0]++')
+	for v in $versions; do
+		echo "== apt-get source postgresql-15=$v"
+		rm -rf "${work:?}/src" && mkdir -p "$work/src" || return 1
+		if (cd "$work/src" && apt-get "${apt_opts[@]}" source -q "postgresql-15=$v"); then
+			return 0
+		fi
+	done
+	return 1
+}
+fetch >"$buildlog" 2>&1 || {
+	log "fetching the source failed; last lines of $buildlog:"
+	tail -n 20 "$buildlog" >&2
+	exit 1
+}
+version=$(sed -n 's/^== apt-get source postgresql-15=//p' "$buildlog" | tail -n 1)
+[ "$version" = "$installed" ] ||
+	log "the source of $installed is not available; building $version instead"
+prefix=$CACHE/$version
+rm -rf "$prefix"
+srcdir=$(find "$work/src" -mindepth 1 -maxdepth 1 -type d -name 'postgresql-15*' | head -n 1)
+if [ -z "$srcdir" ] || [ ! -f "$srcdir/configure" ]; then
+	log "no unpacked source tree in $work/src"
+	exit 1
+fi
+
+# --- configure, build, install -------------------------------------------------
+# The server, PL/pgSQL (the oracle), pg_regress and PGXS.  Debian's
+# patches put the module directory at /usr/lib/postgresql/15/lib unless
+# libdir names "postgres" (50-per-version-dirs), so libdir is given; and
+# the install goes to a staging directory (DESTDIR) first, so that nothing
+# can land in the system's installation whatever a patch hard-codes: it
+# fails if anything is installed outside the prefix.  The staged prefix is
+# renamed when complete, so an interrupted build is never mistaken for a
+# cached one.
+tmpprefix=$prefix.tmp
+stage=$work/stage
+rm -rf "$tmpprefix" "$stage"
+
+build() {
+	local stray
+	cd "$srcdir" || return 1
+	echo "== configure"
+	./configure --prefix="$tmpprefix" --libdir="$tmpprefix/lib/postgresql" \
+		"${CONFIGURE_FLAGS[@]}" CFLAGS="-O2 -g" || return 1
+	echo "== make"
+	nice -n 19 make -j"$JOBS" -s || return 1
+	echo "== make install (staged)"
+	make -s install DESTDIR="$stage" || return 1
+	stray=$(find "$stage" ! -type d | grep -vF "$stage$tmpprefix/") || true
+	if [ -n "$stray" ]; then
+		echo "installed outside the prefix:"
+		echo "$stray"
+		return 1
+	fi
+}
+if ! build >>"$buildlog" 2>&1; then
+	log "build failed; last lines of $buildlog:"
+	tail -n 30 "$buildlog" >&2
+	exit 1
+fi
+# The binaries find their libraries and share directory relative to
+# themselves (and use the system's libpq: no rpath), so the prefix can be
+# moved and copied after installing.
+mv "$stage$tmpprefix" "$prefix"
+echo "$version $RECIPE" >"$prefix/.complete"
+echo "$version" >"$CACHE/$installed.source"
+rm -rf "$work"
+log "built $prefix"
+echo "$prefix"

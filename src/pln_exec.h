@@ -100,6 +100,9 @@ typedef struct PlnExecState
 	 * block entered has initialised its variables.
 	 */
 	PlnVariable *err_var;
+
+	/* consumers of the plugin hook watching this call, or NULL */
+	struct PlnPluginCall *plugins;	/* see pln_plugin.h */
 } PlnExecState;
 
 /* Result codes of statement execution */

@@ -203,6 +203,7 @@ extern char *pln_describe_impurity(Node *node, PlnFunction *func);
 
 /* explain.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_plan(PG_FUNCTION_ARGS);
+extern bool pln_function_runs_on_plnimble(Oid funcoid);
 
 /* funcs.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_stats(PG_FUNCTION_ARGS);

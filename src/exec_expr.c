@@ -918,6 +918,9 @@ simple_expr_build_state(PlnExecState *estate, PlnExpr *expr,
 	}
 	else
 	{
+		/* (should building the new state fail, the old is gone all the same) */
+		expr->simple_state = NULL;
+		expr->simple_state_lxid = InvalidLocalTransactionId;
 		if (expr->simple_state_cxt != NULL)
 			MemoryContextDelete(expr->simple_state_cxt);
 		expr->simple_state_cxt = NULL;

@@ -32,6 +32,7 @@ OBJS = \
 	src/raise.o \
 	src/savepoint.o \
 	src/purity.o \
+	src/text_append.o \
 	src/snapshots.o \
 	src/conditions.o \
 	src/funcs.o \

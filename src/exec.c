@@ -597,7 +597,7 @@ describe_fetch(PlnStmt *stmt)
 
 const PlnStmtKind pln_stmt_kinds[] = {
 #define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
-	[kind] = {name, lazy, nests, describe},
+	[kind] = {name, nests, describe},
 #include "pln_stmtkinds.h"
 #undef PLN_STMT_KIND
 };
@@ -657,7 +657,7 @@ exec_stmts(PlnExecState *estate, List *stmts)
 static pg_attribute_always_inline int
 exec_stmt_run(PlnExecState *estate, PlnStmt *stmt)
 {
-	int			rc = PLN_RC_OK; /* every kind has a case: never kept */
+	int			rc;
 	bool		lazy;
 
 	lazy = pln_stmt_may_run_lazily(stmt);
@@ -669,8 +669,11 @@ exec_stmt_run(PlnExecState *estate, PlnStmt *stmt)
 	 * recurses, however deeply the body nests them: there the stack is
 	 * checked (once per statement, not per iteration of a loop; the column
 	 * "nests" of pln_stmtkinds.h), unless their own statements run none
-	 * (see pln_stack_check_points).
+	 * (see pln_stack_check_points).  Every kind has a case, and no other
+	 * value can be there.
 	 */
+	if ((unsigned int) stmt->cmd_type >= lengthof(pln_stmt_kinds))
+		pg_unreachable();
 	switch (stmt->cmd_type)
 	{
 #define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \

@@ -514,8 +514,8 @@ show_stmts(SavepointPlan *sp, List *stmts, int depth)
 }
 
 /* Is the function's language one whose call handler is ours? */
-static bool
-function_runs_on_plnimble(Oid funcoid)
+bool
+pln_function_runs_on_plnimble(Oid funcoid)
 {
 	HeapTuple	proctup;
 	HeapTuple	langtup;
@@ -555,7 +555,7 @@ plnimble_savepoint_plan(PG_FUNCTION_ARGS)
 	List	   *top;
 	int			rc;
 
-	if (!function_runs_on_plnimble(funcoid))
+	if (!pln_function_runs_on_plnimble(funcoid))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("function %s is not run by %s",

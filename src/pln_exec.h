@@ -100,6 +100,9 @@ typedef struct PlnExecState
 	 * block entered has initialised its variables.
 	 */
 	PlnVariable *err_var;
+
+	/* consumers of the plugin hook watching this call, or NULL */
+	struct PlnPluginCall *plugins;	/* see pln_plugin.h */
 } PlnExecState;
 
 /* Result codes of statement execution */
@@ -125,7 +128,6 @@ extern const char *pln_stmt_typename(PlnStmt *stmt);
 typedef struct PlnStmtKind
 {
 	const char *name;			/* untranslated */
-	bool		may_run_lazily;
 	bool		nests;			/* runs statements of its own */
 	const char *(*describe) (PlnStmt *stmt);	/* or NULL: the name */
 } PlnStmtKind;

@@ -73,9 +73,24 @@ extern bool pln_innermost_frame_is_lazy(PlnStmt **stmt);	/* lazy_check.c */
 static inline bool
 pln_stmt_may_run_lazily(PlnStmt *stmt)
 {
-	return pln_stmt_kinds[stmt->cmd_type].may_run_lazily ||
-		(stmt->cmd_type == PLN_STMT_EXECSQL &&
-		 ((PlnStmtExecSql *) stmt)->simple_into);
+	/*
+	 * SELECT expr INTO var run as an assignment (see exec_stmt_execsql) is
+	 * the one exception to the table's lazy column.
+	 */
+	if (stmt->cmd_type == PLN_STMT_EXECSQL &&
+		((PlnStmtExecSql *) stmt)->simple_into)
+		return true;
+
+	/* generated from pln_stmtkinds.h; the compiler makes it one bit test */
+	switch (stmt->cmd_type)
+	{
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
+		case kind: \
+			return lazy;
+#include "pln_stmtkinds.h"
+#undef PLN_STMT_KIND
+	}
+	return false;
 }
 
 /*
@@ -188,6 +203,7 @@ extern char *pln_describe_impurity(Node *node, PlnFunction *func);
 
 /* explain.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_plan(PG_FUNCTION_ARGS);
+extern bool pln_function_runs_on_plnimble(Oid funcoid);
 
 /* funcs.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_stats(PG_FUNCTION_ARGS);

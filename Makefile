@@ -36,6 +36,8 @@ OBJS = \
 	src/conditions.o \
 	src/funcs.o \
 	src/explain.o \
+	src/check.o \
+	src/check_report.o \
 	src/dump.o \
 	src/version.o
 

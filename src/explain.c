@@ -488,9 +488,41 @@ show_stmts(SavepointPlan *sp, List *stmts, int depth)
 	}
 }
 
+/*
+ * For plnimble_check_function: why each statement of the function would
+ * need a savepoint (by stmtid, NULL: it would not), worked out as the
+ * plan view does.  The expressions are planned as a first call would.
+ */
+char	  **
+pln_savepoint_reasons(PlnExecState *estate, PlnFunction *func)
+{
+	SavepointPlan sp;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.estate = estate;
+	sp.why = palloc0(sizeof(char *) * (func->nstatements + 1));
+	analyse_stmts(&sp, list_make1(func->action));
+	return sp.why;
+}
+
+/*
+ * The statement of a block's body at which its savepoint starts when the
+ * body runs straight through, given pln_savepoint_reasons; NULL if none.
+ */
+PlnStmt *
+pln_savepoint_start(PlnExecState *estate, char **why, PlnStmtBlock *block)
+{
+	SavepointPlan sp;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.estate = estate;
+	sp.why = why;
+	return first_impure_stmt(&sp, block->body);
+}
+
 /* Is the function's language one whose call handler is ours? */
-static bool
-function_runs_on_plnimble(Oid funcoid)
+bool
+pln_function_runs_on_plnimble(Oid funcoid)
 {
 	HeapTuple	proctup;
 	HeapTuple	langtup;
@@ -530,7 +562,7 @@ plnimble_savepoint_plan(PG_FUNCTION_ARGS)
 	List	   *top;
 	int			rc;
 
-	if (!function_runs_on_plnimble(funcoid))
+	if (!pln_function_runs_on_plnimble(funcoid))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("function %s is not run by %s",

@@ -1,0 +1,200 @@
+-- plnimble_check_function() and plnimble_check_function_tb(): static
+-- checking without running the function, as plpgsql_check does.  Each
+-- kind of finding on a function that has the defect, and a function
+-- without defects that gets no finding.  The checked functions are never
+-- run (each one raises a NOTICE if it were).
+-- plnimble-only (listed in oracle-allowlist.txt): the oracle database has
+-- no plnimble_check_function().
+CREATE TABLE chk_t (a int, b text);
+
+-- no defects: no findings
+CREATE FUNCTION chk_clean(p int) RETURNS int LANGUAGE plnimble AS $$
+DECLARE
+    r chk_t%ROWTYPE;
+    s record;
+    n int;
+BEGIN
+    RAISE NOTICE 'chk_clean ran';
+    SELECT * INTO r FROM chk_t WHERE a = p;
+    SELECT a, b INTO s FROM chk_t LIMIT 1;
+    n := r.a + s.a;
+    FOR s IN SELECT a AS x FROM chk_t LOOP
+        n := n + s.x;
+    END LOOP;
+    RETURN n;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_clean(int)');
+
+-- a missing table, reached only in a branch that never runs
+CREATE FUNCTION chk_missing_table() RETURNS void LANGUAGE plnimble AS $$
+BEGIN
+    RAISE NOTICE 'chk_missing_table ran';
+    IF false THEN
+        INSERT INTO chk_missing VALUES (1);
+    END IF;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_missing_table()');
+SELECT functionid, lineno, statement, sqlstate, message, level, position, query
+  FROM plnimble_check_function_tb('chk_missing_table()');
+
+-- a missing column, and a record field the record has not
+CREATE FUNCTION chk_missing_column() RETURNS int LANGUAGE plnimble AS $$
+DECLARE
+    r record;
+    n int;
+BEGIN
+    UPDATE chk_t SET c = 1;
+    SELECT a INTO r FROM chk_t;
+    n := r.nosuch;
+    RETURN n;
+END
+$$;
+-- fatal_errors (the default) stops at the first error
+SELECT * FROM plnimble_check_function('chk_missing_column()');
+SELECT * FROM plnimble_check_function('chk_missing_column()', fatal_errors := false);
+
+-- a function or operator that does not exist, a type error in a condition
+CREATE FUNCTION chk_types(p text) RETURNS int LANGUAGE plnimble AS $$
+BEGIN
+    IF p + 1 > 0 THEN
+        RETURN no_such_function(p);
+    END IF;
+    RETURN 0;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_types(text)', fatal_errors := false);
+
+-- INTO targets with too few and too many columns
+CREATE FUNCTION chk_into() RETURNS int LANGUAGE plnimble AS $$
+DECLARE
+    x int;
+    y text;
+BEGIN
+    SELECT a INTO x, y FROM chk_t;
+    SELECT a, b INTO x FROM chk_t;
+    RETURN x || y;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_into()');
+
+-- an assignment whose conversion can fail, a RETURN of another type
+CREATE FUNCTION chk_casts(p text, q numeric) RETURNS int LANGUAGE plnimble AS $$
+DECLARE
+    i int;
+    j int;
+BEGIN
+    i := p;
+    j := q;
+    RETURN i + j;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_casts(text,numeric)');
+
+-- RETURN QUERY whose columns do not match the result
+CREATE FUNCTION chk_return_query() RETURNS TABLE (x int, y text) LANGUAGE plnimble AS $$
+BEGIN
+    RETURN QUERY SELECT a FROM chk_t;
+    RETURN QUERY SELECT b, a FROM chk_t;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_return_query()', fatal_errors := false);
+
+-- unused and never read variables and parameters, shadowing
+CREATE FUNCTION chk_unused(p int, q int, OUT r int) LANGUAGE plnimble AS $$
+DECLARE
+    unused int;
+    written int;
+    p int := 1;
+BEGIN
+    written := 1;
+    DECLARE
+        written int := 2;
+    BEGIN
+        RAISE NOTICE '%', written;
+    END;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_unused(int,int)');
+-- extra_warnings := false hides them
+SELECT * FROM plnimble_check_function('chk_unused(int,int)', extra_warnings := false);
+
+-- unreachable code, and the end of a function reached without RETURN
+CREATE FUNCTION chk_flow(p int) RETURNS int LANGUAGE plnimble AS $$
+BEGIN
+    IF p > 0 THEN
+        RETURN 1;
+        RAISE NOTICE 'never';
+    END IF;
+    LOOP
+        EXIT;
+        p := p + 1;
+    END LOOP;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_flow(int)');
+
+-- every path returns or raises: no missing RETURN
+CREATE FUNCTION chk_flow_ok(p int) RETURNS int LANGUAGE plnimble AS $$
+BEGIN
+    IF p > 0 THEN
+        RETURN 1;
+    ELSIF p < 0 THEN
+        RAISE EXCEPTION 'negative';
+    ELSE
+        LOOP
+            RETURN 0;
+        END LOOP;
+    END IF;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_flow_ok(int)');
+
+-- performance: an exception block whose savepoint starts at once, and one
+-- that runs pure statements first
+CREATE FUNCTION chk_savepoint(p int) RETURNS int LANGUAGE plnimble AS $$
+DECLARE
+    n int := 0;
+BEGIN
+    BEGIN
+        INSERT INTO chk_t VALUES (p, 'x');
+    EXCEPTION WHEN unique_violation THEN
+        n := 1;
+    END;
+    BEGIN
+        n := n + p;
+        INSERT INTO chk_t VALUES (n, 'y');
+    EXCEPTION WHEN others THEN
+        n := -1;
+    END;
+    RETURN n;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_savepoint(int)');
+SELECT * FROM plnimble_check_function('chk_savepoint(int)', performance_warnings := true);
+
+-- trigger functions: NEW and OLD take the row type of relid
+CREATE FUNCTION chk_trigger() RETURNS trigger LANGUAGE plnimble AS $$
+BEGIN
+    NEW.b := NEW.a::text;
+    NEW.c := 1;
+    RETURN NEW;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_trigger()', 'chk_t');
+
+-- nothing the check did survives: the table is untouched
+SELECT count(*) FROM chk_t;
+
+-- not a plnimble function
+SELECT * FROM plnimble_check_function('abs(int)');
+
+-- plnimble.check_on_first_call: the first call checks, an error fails it
+SET plnimble.check_on_first_call = on;
+SELECT chk_missing_table();
+SELECT chk_clean(1);
+RESET plnimble.check_on_first_call;
+SELECT chk_missing_table();
+
+DROP TABLE chk_t CASCADE;

@@ -120,7 +120,8 @@ SELECT * FROM plnimble_check_function('chk_unused(int,int)');
 -- extra_warnings := false hides them
 SELECT * FROM plnimble_check_function('chk_unused(int,int)', extra_warnings := false);
 
--- unreachable code, and the end of a function reached without RETURN
+-- unreachable code, and the end of a function reached without RETURN: a
+-- warning when some path returns, an error when none does
 CREATE FUNCTION chk_flow(p int) RETURNS int LANGUAGE plnimble AS $$
 BEGIN
     IF p > 0 THEN
@@ -134,6 +135,12 @@ BEGIN
 END
 $$;
 SELECT * FROM plnimble_check_function('chk_flow(int)');
+CREATE FUNCTION chk_no_return(p int) RETURNS int LANGUAGE plnimble AS $$
+BEGIN
+    RAISE NOTICE '%', p;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_no_return(int)');
 
 -- every path returns or raises: no missing RETURN
 CREATE FUNCTION chk_flow_ok(p int) RETURNS int LANGUAGE plnimble AS $$
@@ -183,6 +190,37 @@ BEGIN
 END
 $$;
 SELECT * FROM plnimble_check_function('chk_trigger()', 'chk_t');
+
+-- EXECUTE of a constant string (performance), and of a string built from
+-- a text parameter without quoting (security, with other_warnings); the
+-- quoted forms get no finding
+CREATE FUNCTION chk_dynamic(tab text) RETURNS bigint LANGUAGE plnimble AS $$
+DECLARE
+    n bigint;
+BEGIN
+    EXECUTE 'SELECT count(*) FROM chk_t' INTO n;
+    EXECUTE 'SELECT count(*) FROM ' || tab INTO n;
+    EXECUTE 'SELECT count(*) FROM ' || quote_ident(tab) INTO n;
+    EXECUTE format('SELECT count(*) FROM %I', tab) INTO n;
+    RETURN n;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_dynamic(text)', performance_warnings := true);
+SELECT * FROM plnimble_check_function('chk_dynamic(text)', other_warnings := false);
+
+-- a variable assigned but never read; reading it in its own assignment
+-- counts as reading
+CREATE FUNCTION chk_never_read() RETURNS int LANGUAGE plnimble AS $$
+DECLARE
+    w int;
+    c int := 0;
+BEGIN
+    w := 1;
+    c := c + 1;
+    RETURN 0;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_never_read()');
 
 -- nothing the check did survives: the table is untouched
 SELECT count(*) FROM chk_t;

@@ -42,6 +42,7 @@
 #include "parser/parse_coerce.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/plancache.h"
@@ -71,9 +72,12 @@ typedef struct CheckState
 	bool	   *written;		/* by dno: assigned somewhere */
 	List	   *scope;			/* visible PlnVariables, innermost last */
 	char	  **why;			/* savepoint reasons, or NULL */
+	Query	   *last_query;		/* of the last check_expr with firstexpr */
 } CheckState;
 
 static void check_stmts(CheckState *cs, List *stmts);
+static bool is_in_param(PlnFunction *func, int dno);
+static void check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query);
 
 /* ----------
  * Findings
@@ -200,6 +204,19 @@ mark_read_expr(CheckState *cs, PlnExpr *expr)
 		mark_dno(cs, dno, cs->read);
 }
 
+/* The variables an analysed expression reads: its Params */
+static bool
+mark_reads(Node *node, CheckState *cs)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param) && ((Param *) node)->paramkind == PARAM_EXTERN)
+		mark_dno(cs, ((Param *) node)->paramid - 1, cs->read);
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, mark_reads, (void *) cs, 0);
+	return expression_tree_walker(node, mark_reads, (void *) cs);
+}
+
 /* ----------
  * Analysing SQL
  * ----------
@@ -223,6 +240,7 @@ check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 
 	if (firstexpr)
 		*firstexpr = NULL;
+	cs->last_query = NULL;
 	if (expr == NULL || cs->stop)
 		return NULL;
 
@@ -256,6 +274,7 @@ check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 			{
 				Query	   *q = linitial_node(Query, ps->query_list);
 
+				cs->last_query = copyObject(q);
 				if (q->commandType == CMD_SELECT && q->targetList != NIL)
 					first = copyObject((Node *) ((TargetEntry *) linitial(q->targetList))->expr);
 			}
@@ -283,7 +302,9 @@ check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 	}
 	PG_END_TRY();
 
-	mark_read_expr(cs, expr);
+	/* an assignment's target is among its parameters: see mark_reads */
+	if (expr->target_param < 0)
+		mark_read_expr(cs, expr);
 	if (firstexpr)
 		*firstexpr = first;
 	return result;
@@ -703,6 +724,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				PlnStmtAssign *assign = (PlnStmtAssign *) stmt;
 
 				(void) check_expr(cs, stmt, assign->expr, &first);
+				(void) mark_reads((Node *) cs->last_query, cs);
 				check_assign_cast(cs, stmt, first, var_type(cs, assign->varno));
 				mark_dno(cs, assign->varno, cs->written);
 				break;
@@ -804,7 +826,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 			{
 				PlnStmtDynExecute *dyn = (PlnStmtDynExecute *) stmt;
 
-				(void) check_expr(cs, stmt, dyn->query, NULL);
+				check_dynamic_string(cs, stmt, dyn->query);
 				check_expr_list(cs, stmt, dyn->params);
 				if (dyn->into)
 					check_target(cs, stmt, dyn->target, NULL);
@@ -814,7 +836,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 			{
 				PlnStmtDynForS *dyn = (PlnStmtDynForS *) stmt;
 
-				(void) check_expr(cs, stmt, dyn->query, NULL);
+				check_dynamic_string(cs, stmt, dyn->query);
 				check_expr_list(cs, stmt, dyn->params);
 				check_target(cs, stmt, dyn->var, NULL);
 				break;
@@ -827,7 +849,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				mark_dno(cs, open->curvar, cs->written);
 				(void) check_expr(cs, stmt, open->argquery, NULL);
 				(void) check_expr(cs, stmt, open->query, NULL);
-				(void) check_expr(cs, stmt, open->dynquery, NULL);
+				check_dynamic_string(cs, stmt, open->dynquery);
 				check_expr_list(cs, stmt, open->params);
 				break;
 			}
@@ -862,7 +884,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				desc = check_expr(cs, stmt, rq->query, NULL);
 				if (rq->query != NULL)
 					check_result_shape(cs, stmt, desc);
-				(void) check_expr(cs, stmt, rq->dynquery, NULL);
+				check_dynamic_string(cs, stmt, rq->dynquery);
 				check_expr_list(cs, stmt, rq->params);
 				break;
 			}
@@ -878,6 +900,108 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 		case PLN_STMT_ROLLBACK:
 			break;
 	}
+}
+
+/* Does the expression read a variable (or call anything volatile)? */
+static bool
+has_params(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param))
+		return true;
+	return expression_tree_walker(node, has_params, context);
+}
+
+/* The node under implicit conversions */
+static Node *
+strip_implicit(Node *node)
+{
+	for (;;)
+	{
+		if (node && IsA(node, RelabelType))
+			node = (Node *) ((RelabelType *) node)->arg;
+		else if (node && IsA(node, CoerceViaIO))
+			node = (Node *) ((CoerceViaIO *) node)->arg;
+		else if (node && IsA(node, FuncExpr) &&
+				 ((FuncExpr *) node)->funcformat == COERCE_IMPLICIT_CAST &&
+				 ((FuncExpr *) node)->args != NIL)
+			node = linitial(((FuncExpr *) node)->args);
+		else
+			return node;
+	}
+}
+
+/*
+ * Is a text parameter of the function concatenated into the string as
+ * it is, not through quote_ident, quote_literal or format?  (Only
+ * concatenation is looked into: what a function call does with its
+ * arguments is its own business.)
+ */
+static bool
+concatenates_raw_param(CheckState *cs, Node *node)
+{
+	List	   *args;
+	Oid			funcid;
+	ListCell   *lc;
+
+	node = strip_implicit(node);
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param))
+	{
+		int			dno = ((Param *) node)->paramid - 1;
+		Oid			typid = exprType(node);
+		char		category;
+		bool		preferred;
+
+		if (dno < 0 || dno >= cs->func->ndatums || !is_in_param(cs->func, dno))
+			return false;
+		get_type_category_preferred(getBaseType(typid), &category, &preferred);
+		return category == TYPCATEGORY_STRING;
+	}
+	if (IsA(node, OpExpr))
+	{
+		funcid = ((OpExpr *) node)->opfuncid;
+		if (!OidIsValid(funcid))
+			funcid = get_opcode(((OpExpr *) node)->opno);
+		args = ((OpExpr *) node)->args;
+	}
+	else if (IsA(node, FuncExpr))
+	{
+		funcid = ((FuncExpr *) node)->funcid;
+		args = ((FuncExpr *) node)->args;
+	}
+	else
+		return false;
+	if (funcid != F_TEXTCAT && funcid != F_TEXTANYCAT &&
+		funcid != F_ANYTEXTCAT && funcid != F_CONCAT && funcid != F_CONCAT_WS)
+		return false;
+	foreach(lc, args)
+		if (concatenates_raw_param(cs, (Node *) lfirst(lc)))
+			return true;
+	return false;
+}
+
+/* EXECUTE's string: a constant, or built from an unquoted text parameter */
+static void
+check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query)
+{
+	Node	   *first;
+
+	(void) check_expr(cs, stmt, query, &first);
+	if (first == NULL)
+		return;
+	if (!has_params(first, NULL))
+		warn(cs, stmt, PLN_CHECK_PERFORMANCE, ERRCODE_SUCCESSFUL_COMPLETION,
+			 pstrdup("the EXECUTE string is a constant"),
+			 NULL,
+			 pstrdup("Static SQL would be checked, and its plan cached."));
+	else if (concatenates_raw_param(cs, first))
+		warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_SUCCESSFUL_COMPLETION,
+			 pstrdup("text type variable is not sanitized"),
+			 pstrdup("The EXECUTE expression is SQL injection vulnerable."),
+			 pstrdup("Use quote_ident, quote_literal or format function to secure variable."));
 }
 
 /* performance_warnings: a handler block that starts its savepoint at once */
@@ -1045,12 +1169,37 @@ check_variables(CheckState *cs)
 	}
 }
 
-/* A function with a result that can reach its end without RETURN */
+/* Is there a RETURN anywhere in the list? */
+static bool
+contains_return(List *stmts)
+{
+	ListCell   *lc;
+
+	check_stack_depth();
+	foreach(lc, stmts)
+	{
+		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+		ListCell   *b;
+
+		if (stmt->cmd_type == PLN_STMT_RETURN)
+			return true;
+		foreach(b, pln_stmt_nested_bodies(stmt))
+			if (contains_return((List *) lfirst(b)))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * A function with a result that can reach its end without RETURN: an
+ * error if it has no RETURN at all, else a warning (the paths that fall
+ * off the end may be ones that never run, or end in an error).
+ */
 static void
 check_missing_return(CheckState *cs)
 {
 	PlnFunction *func = cs->func;
-	PlnCheckFinding *f;
+	List	   *top = list_make1(func->action);
 
 	if (func->fn_retset || func->fn_rettype == VOIDOID ||
 		func->fn_prokind == PROKIND_PROCEDURE ||
@@ -1058,12 +1207,17 @@ check_missing_return(CheckState *cs)
 		return;
 	if (stmt_never_ends((PlnStmt *) func->action))
 		return;
-	f = add_finding(cs, NULL, PLN_CHECK_ERROR,
-					ERRCODE_S_R_E_FUNCTION_EXECUTED_NO_RETURN_STATEMENT,
-					func->fn_is_trigger ?
-					"control reached end of trigger procedure without RETURN" :
-					"control reached end of function without RETURN");
-	f->lineno = 0;
+	if (contains_return(top))
+		warn(cs, NULL, PLN_CHECK_WARNING_EXTRA,
+			 ERRCODE_S_R_E_FUNCTION_EXECUTED_NO_RETURN_STATEMENT,
+			 pstrdup("control reached end of function without RETURN"),
+			 NULL, NULL);
+	else
+		(void) add_finding(cs, NULL, PLN_CHECK_ERROR,
+						   ERRCODE_S_R_E_FUNCTION_EXECUTED_NO_RETURN_STATEMENT,
+						   func->fn_is_trigger ?
+						   "control reached end of trigger procedure without RETURN" :
+						   "control reached end of function without RETURN");
 }
 
 /* Trigger functions: NEW and OLD get the row type of the table */
@@ -1134,12 +1288,13 @@ check_compiled(CheckState *cs, PlnFunction *func)
 }
 
 /*
- * Check a function; returns its findings (PlnCheckFinding), allocated in
+ * Check a function (compiled: as called, or NULL to compile it as the
+ * validator does); returns its findings (PlnCheckFinding), allocated in
  * the caller's memory context.  A failure to compile is a finding too.
  * Everything runs in a subtransaction that is rolled back.
  */
 List *
-pln_check_function(Oid funcoid, PlnCheckOptions *opts)
+pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 {
 	MemoryContext oldcontext = CurrentMemoryContext;
 	ResourceOwner oldowner = CurrentResourceOwner;
@@ -1157,11 +1312,12 @@ pln_check_function(Oid funcoid, PlnCheckOptions *opts)
 	MemoryContextSwitchTo(oldcontext);
 	PG_TRY();
 	{
-		PlnFunction *func = NULL;
+		PlnFunction *volatile func = compiled;
 
 		PG_TRY();
 		{
-			func = pln_compile_for_validation(funcoid, get_func_rettype(funcoid));
+			if (func == NULL)
+				func = pln_compile_for_validation(funcoid, get_func_rettype(funcoid));
 		}
 		PG_CATCH();
 		{
@@ -1256,7 +1412,7 @@ plnimble_check_function(PG_FUNCTION_ARGS)
 	ListCell   *lc;
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
-	findings = pln_check_function(funcoid, &opts);
+	findings = pln_check_function(funcoid, &opts, NULL);
 	foreach(lc, findings)
 	{
 		ListCell   *l;
@@ -1291,7 +1447,7 @@ plnimble_check_function_tb(PG_FUNCTION_ARGS)
 	ListCell   *lc;
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
-	findings = pln_check_function(funcoid, &opts);
+	findings = pln_check_function(funcoid, &opts, NULL);
 	foreach(lc, findings)
 	{
 		PlnCheckFinding *f = (PlnCheckFinding *) lfirst(lc);
@@ -1335,8 +1491,11 @@ pln_check_at_first_call(PlnFunction *func)
 	opts.extra_warnings = false;
 	if (func->fn_is_event_trigger || func->fn_is_trigger)
 		return;					/* no table to type NEW and OLD with */
+	if (IsInParallelMode())
+		return;					/* no subtransactions: checked elsewhere */
 
-	findings = pln_check_function(func->fn_oid, &opts);
+	/* the compiled function has the call's actual argument types */
+	findings = pln_check_function(func->fn_oid, &opts, func);
 	foreach(lc, findings)
 	{
 		PlnCheckFinding *f = (PlnCheckFinding *) lfirst(lc);

@@ -53,7 +53,8 @@ typedef struct PlnCheckOptions
 
 /* check.c */
 extern bool pln_check_on_first_call;
-extern List *pln_check_function(Oid funcoid, PlnCheckOptions *opts);
+extern List *pln_check_function(Oid funcoid, PlnCheckOptions *opts,
+								PlnFunction *compiled);
 extern void pln_check_at_first_call(PlnFunction *func);
 extern PGDLLEXPORT Datum plnimble_check_function(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum plnimble_check_function_tb(PG_FUNCTION_ARGS);

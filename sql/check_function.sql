@@ -117,7 +117,8 @@ BEGIN
 END
 $$;
 SELECT * FROM plnimble_check_function('chk_unused(int,int)');
--- extra_warnings := false hides them
+-- extra_warnings := false leaves only the unused variables (level warning,
+-- as in plpgsql_check)
 SELECT * FROM plnimble_check_function('chk_unused(int,int)', extra_warnings := false);
 
 -- unreachable code, and the end of a function reached without RETURN: a

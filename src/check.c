@@ -223,6 +223,29 @@ mark_reads(Node *node, CheckState *cs)
  */
 
 /*
+ * A record of unknown shape makes analysis fail ("not assigned yet").
+ * That is a finding only if nothing before assigned the record: else its
+ * shape is known at run time only (EXECUTE ... INTO, say).
+ */
+static bool
+unknown_record_was_assigned(CheckState *cs, PlnExpr *expr)
+{
+	int			dno = -1;
+
+	while ((dno = bms_next_member(expr->paramnos, dno)) >= 0)
+	{
+		PlnDatum   *datum = cs->estate->datums[dno];
+
+		if (datum->dtype == PLN_DTYPE_RECFIELD)
+			datum = cs->estate->datums[((PlnRecField *) datum)->recparentno];
+		if (datum->dtype == PLN_DTYPE_REC && ((PlnRec *) datum)->erh == NULL &&
+			cs->written[datum->dno])
+			return true;
+	}
+	return cs->func->fn_is_trigger;	/* NEW and OLD without relid */
+}
+
+/*
  * Parse and analyse an expression or SQL statement as its first execution
  * would, in a subtransaction of its own.  Returns the shape of its result
  * (a copy), or NULL if it has none or could not be analysed; then an
@@ -296,7 +319,8 @@ check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 		CurrentResourceOwner = oldowner;
 		result = NULL;
 		first = NULL;
-		if (edata->sqlerrcode != ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE)
+		if (edata->sqlerrcode != ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE ||
+			!unknown_record_was_assigned(cs, expr))
 			add_error_finding(cs, stmt, edata);
 		FreeErrorData(edata);
 	}
@@ -669,12 +693,12 @@ check_declarations(CheckState *cs, PlnStmtBlock *block)
 				check_assign_cast(cs, (PlnStmt *) block, first,
 								  ((PlnVar *) var)->datatype->typoid);
 		}
+		/* a bound cursor's query is checked where it is opened */
 		if (var->dtype == PLN_DTYPE_VAR &&
 			((PlnVar *) var)->cursor_explicit_expr != NULL)
 		{
 			PlnVar	   *cur = (PlnVar *) var;
 
-			(void) check_expr(cs, (PlnStmt *) block, cur->cursor_explicit_expr, NULL);
 			if (cur->cursor_explicit_argrow >= 0)
 			{
 				mark_dno(cs, cur->cursor_explicit_argrow, cs->read);
@@ -684,6 +708,16 @@ check_declarations(CheckState *cs, PlnStmtBlock *block)
 	}
 	for (i = 0; i < block->n_initvars; i++)
 		cs->scope = lappend(cs->scope, cs->estate->datums[block->initvarnos[i]]);
+}
+
+/* A condition: its value is converted to boolean */
+static void
+check_condition(CheckState *cs, PlnStmt *stmt, PlnExpr *cond)
+{
+	Node	   *first;
+
+	(void) check_expr(cs, stmt, cond, &first);
+	check_assign_cast(cs, stmt, first, BOOLOID);
 }
 
 /* The query of a bound cursor variable, or NULL */
@@ -733,9 +767,9 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 			{
 				PlnStmtIf  *ifs = (PlnStmtIf *) stmt;
 
-				(void) check_expr(cs, stmt, ifs->cond, NULL);
+				check_condition(cs, stmt, ifs->cond);
 				foreach(lc, ifs->elsif_list)
-					(void) check_expr(cs, stmt, ((PlnIfElsif *) lfirst(lc))->cond, NULL);
+					check_condition(cs, stmt, ((PlnIfElsif *) lfirst(lc))->cond);
 				break;
 			}
 		case PLN_STMT_CASE:
@@ -757,7 +791,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 		case PLN_STMT_LOOP:
 			break;
 		case PLN_STMT_WHILE:
-			(void) check_expr(cs, stmt, ((PlnStmtWhile *) stmt)->cond, NULL);
+			check_condition(cs, stmt, ((PlnStmtWhile *) stmt)->cond);
 			break;
 		case PLN_STMT_FORI:
 			{
@@ -788,7 +822,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				break;
 			}
 		case PLN_STMT_EXIT:
-			(void) check_expr(cs, stmt, ((PlnStmtExit *) stmt)->cond, NULL);
+			check_condition(cs, stmt, ((PlnStmtExit *) stmt)->cond);
 			break;
 		case PLN_STMT_RETURN:
 			check_return_value(cs, (PlnStmtReturn *) stmt);
@@ -803,7 +837,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				break;
 			}
 		case PLN_STMT_ASSERT:
-			(void) check_expr(cs, stmt, ((PlnStmtAssert *) stmt)->cond, NULL);
+			check_condition(cs, stmt, ((PlnStmtAssert *) stmt)->cond);
 			(void) check_expr(cs, stmt, ((PlnStmtAssert *) stmt)->message, NULL);
 			break;
 		case PLN_STMT_EXECSQL:
@@ -849,6 +883,8 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				mark_dno(cs, open->curvar, cs->written);
 				(void) check_expr(cs, stmt, open->argquery, NULL);
 				(void) check_expr(cs, stmt, open->query, NULL);
+				if (open->query == NULL && open->dynquery == NULL)
+					(void) check_expr(cs, stmt, cursor_query(cs, open->curvar), NULL);
 				check_dynamic_string(cs, stmt, open->dynquery);
 				check_expr_list(cs, stmt, open->params);
 				break;
@@ -860,6 +896,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				mark_dno(cs, fetch->curvar, cs->read);
 				(void) check_expr(cs, stmt, fetch->expr, NULL);
 				desc = NULL;
+				/* the target takes the shape of a bound cursor's query */
 				if (fetch->target != NULL && cursor_query(cs, fetch->curvar) != NULL)
 					desc = check_expr(cs, stmt, cursor_query(cs, fetch->curvar), NULL);
 				check_target(cs, stmt, fetch->target, desc);
@@ -1160,7 +1197,7 @@ check_variables(CheckState *cs)
 		else if (declared[dno])
 		{
 			if (!cs->read[dno] && !cs->written[dno])
-				warn_at_line(cs, var->lineno, PLN_CHECK_WARNING_EXTRA,
+				warn_at_line(cs, var->lineno, PLN_CHECK_WARNING,
 							 psprintf("unused variable \"%s\"", var->refname));
 			else if (!cs->read[dno])
 				warn_at_line(cs, var->lineno, PLN_CHECK_WARNING_EXTRA,

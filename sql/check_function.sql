@@ -182,6 +182,41 @@ $$;
 SELECT * FROM plnimble_check_function('chk_savepoint(int)');
 SELECT * FROM plnimble_check_function('chk_savepoint(int)', performance_warnings := true);
 
+-- performance: an INSERT whose unique_violation is caught (ON CONFLICT
+-- would do), text grown by concatenation in a loop, a query per row of a
+-- loop with values only from that row; and the same work done without
+-- them, with no finding
+CREATE FUNCTION chk_perf_bad() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    s text := '';
+    r record;
+    n bigint;
+BEGIN
+    BEGIN
+        INSERT INTO chk_t VALUES (1, 'x');
+    EXCEPTION WHEN unique_violation THEN
+        NULL;
+    END;
+    FOR r IN SELECT a FROM chk_t LOOP
+        SELECT count(*) INTO n FROM chk_t WHERE a = r.a;
+        s := s || n;
+    END LOOP;
+    RETURN s;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_perf_bad()', performance_warnings := true);
+CREATE FUNCTION chk_perf_good() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    s text;
+BEGIN
+    INSERT INTO chk_t VALUES (1, 'x') ON CONFLICT DO NOTHING;
+    SELECT string_agg(n::text, '') INTO s
+      FROM (SELECT count(*) AS n FROM chk_t GROUP BY a) c;
+    RETURN s;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_perf_good()', performance_warnings := true);
+
 -- trigger functions: NEW and OLD take the row type of relid
 CREATE FUNCTION chk_trigger() RETURNS trigger LANGUAGE plnimble AS $$
 BEGIN

@@ -73,11 +73,14 @@ typedef struct CheckState
 	List	   *scope;			/* visible PlnVariables, innermost last */
 	char	  **why;			/* savepoint reasons, or NULL */
 	Query	   *last_query;		/* of the last check_expr with firstexpr */
+	int			loop_depth;		/* loops around the current statement */
+	List	   *query_loops;	/* enclosing FOR IN query loops */
 } CheckState;
 
 static void check_stmts(CheckState *cs, List *stmts);
 static bool is_in_param(PlnFunction *func, int dno);
 static void check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query);
+static Node *strip_implicit(Node *node);
 
 /* ----------
  * Findings
@@ -710,6 +713,101 @@ check_declarations(CheckState *cs, PlnStmtBlock *block)
 		cs->scope = lappend(cs->scope, cs->estate->datums[block->initvarnos[i]]);
 }
 
+/* Does the statement run its body repeatedly? */
+static bool
+is_loop(PlnStmt *stmt)
+{
+	switch (stmt->cmd_type)
+	{
+		case PLN_STMT_LOOP:
+		case PLN_STMT_WHILE:
+		case PLN_STMT_FORI:
+		case PLN_STMT_FORS:
+		case PLN_STMT_FORC:
+		case PLN_STMT_DYNFORS:
+		case PLN_STMT_FOREACH_A:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * performance_warnings: s := s || ... in a loop, on a text variable that
+ * grows with every iteration (each one copies the whole string).
+ */
+static void
+check_growing_text(CheckState *cs, PlnStmtAssign *assign, Node *value)
+{
+	OpExpr	   *op;
+	Node	   *left;
+
+	if (cs->loop_depth == 0 || value == NULL || !IsA(value, OpExpr))
+		return;
+	op = (OpExpr *) value;
+	if (list_length(op->args) != 2 ||
+		(get_opcode(op->opno) != F_TEXTCAT &&
+		 get_opcode(op->opno) != F_TEXTANYCAT &&
+		 get_opcode(op->opno) != F_ANYTEXTCAT))
+		return;
+	left = strip_implicit(linitial(op->args));
+	if (!IsA(left, Param) || ((Param *) left)->paramid - 1 != assign->varno)
+		return;
+	warn(cs, (PlnStmt *) assign, PLN_CHECK_PERFORMANCE,
+		 ERRCODE_SUCCESSFUL_COMPLETION,
+		 psprintf("text variable \"%s\" grows by concatenation in a loop",
+				  ((PlnVariable *) cs->estate->datums[assign->varno])->refname),
+		 pstrdup("Each iteration copies the whole string."),
+		 pstrdup("string_agg() or array_to_string() of an array builds it once."));
+}
+
+/*
+ * performance_warnings: a query in a FOR IN query loop whose variables are
+ * all fields of that loop's row: one query with a join would do.
+ */
+static void
+check_query_in_query_loop(CheckState *cs, PlnStmt *stmt, PlnExpr *expr)
+{
+	PlnStmtForS *loop;
+	PlnVariable *loopvar;
+	int			dno = -1;
+	bool		any = false;
+
+	if (cs->query_loops == NIL || expr == NULL || expr->paramnos == NULL)
+		return;
+	loop = (PlnStmtForS *) llast(cs->query_loops);
+	loopvar = loop->var;
+	while ((dno = bms_next_member(expr->paramnos, dno)) >= 0)
+	{
+		PlnDatum   *datum = cs->estate->datums[dno];
+
+		if (datum->dtype == PLN_DTYPE_RECFIELD &&
+			((PlnRecField *) datum)->recparentno == loopvar->dno)
+			any = true;
+		else if (loopvar->dtype == PLN_DTYPE_ROW)
+		{
+			PlnRow	   *row = (PlnRow *) loopvar;
+			int			i;
+			bool		member = false;
+
+			for (i = 0; i < row->nfields; i++)
+				if (row->varnos[i] == dno)
+					member = true;
+			if (!member)
+				return;
+			any = true;
+		}
+		else
+			return;
+	}
+	if (any)
+		warn(cs, stmt, PLN_CHECK_PERFORMANCE, ERRCODE_SUCCESSFUL_COMPLETION,
+			 psprintf("the query runs once per row of the loop at line %d, with values only from that row",
+					  loop->lineno),
+			 NULL,
+			 pstrdup("Joining it into the loop's query would run one query instead."));
+}
+
 /* A condition: its value is converted to boolean */
 static void
 check_condition(CheckState *cs, PlnStmt *stmt, PlnExpr *cond)
@@ -759,6 +857,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 
 				(void) check_expr(cs, stmt, assign->expr, &first);
 				(void) mark_reads((Node *) cs->last_query, cs);
+				check_growing_text(cs, assign, first);
 				check_assign_cast(cs, stmt, first, var_type(cs, assign->varno));
 				mark_dno(cs, assign->varno, cs->written);
 				break;
@@ -845,6 +944,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				PlnStmtExecSql *sql = (PlnStmtExecSql *) stmt;
 
 				desc = check_expr(cs, stmt, sql->sqlstmt, NULL);
+				check_query_in_query_loop(cs, stmt, sql->sqlstmt);
 				if (sql->into)
 					check_target(cs, stmt, sql->target, desc);
 				break;
@@ -1041,6 +1141,65 @@ check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query)
 			 pstrdup("Use quote_ident, quote_literal or format function to secure variable."));
 }
 
+/* The statements of a list (at any depth) that need a savepoint */
+static int
+count_impure(CheckState *cs, List *stmts, PlnStmt **last)
+{
+	ListCell   *lc;
+	int			n = 0;
+
+	check_stack_depth();
+	foreach(lc, stmts)
+	{
+		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+		ListCell   *b;
+
+		if (cs->why[stmt->stmtid] != NULL)
+		{
+			n++;
+			*last = stmt;
+		}
+		foreach(b, pln_stmt_nested_bodies(stmt))
+			n += count_impure(cs, (List *) lfirst(b), last);
+	}
+	return n;
+}
+
+/*
+ * performance_warnings: a block that only catches unique_violation of its
+ * one impure statement, an INSERT: ON CONFLICT needs no subtransaction.
+ */
+static void
+check_upsert_block(CheckState *cs, PlnStmtBlock *block)
+{
+	PlnStmt    *only = NULL;
+	ListCell   *lc;
+	const char *query;
+
+	foreach(lc, block->exceptions->actions)
+	{
+		PlnCondition *cond;
+
+		for (cond = ((PlnExceptionAction *) lfirst(lc))->conditions; cond; cond = cond->next)
+			if (cond->sqlerrstate != ERRCODE_UNIQUE_VIOLATION)
+				return;
+	}
+	if (count_impure(cs, block->body, &only) != 1 ||
+		only->cmd_type != PLN_STMT_EXECSQL)
+		return;
+	query = ((PlnStmtExecSql *) only)->sqlstmt->query;
+	while (*query == ' ' || *query == '\t' || *query == '\n' || *query == '(')
+		query++;
+	if (pg_strncasecmp(query, "insert", 6) != 0)
+		return;
+	warn(cs, (PlnStmt *) block, PLN_CHECK_PERFORMANCE,
+		 ERRCODE_SUCCESSFUL_COMPLETION,
+		 psprintf("the exception block only catches unique_violation of the INSERT at line %d",
+				  only->lineno),
+		 NULL,
+		 pstrdup("INSERT ... ON CONFLICT does the same without a subtransaction."));
+}
+
 /* performance_warnings: a handler block that starts its savepoint at once */
 static void
 check_savepoint_start(CheckState *cs, PlnStmtBlock *block)
@@ -1049,6 +1208,7 @@ check_savepoint_start(CheckState *cs, PlnStmtBlock *block)
 
 	if (cs->why == NULL || block->exceptions == NULL || block->body == NIL)
 		return;
+	check_upsert_block(cs, block);
 	first = pln_savepoint_start(cs->estate, cs->why, block);
 	if (first == NULL || first != (PlnStmt *) linitial(block->body))
 		return;
@@ -1089,8 +1249,16 @@ check_stmts(CheckState *cs, List *stmts)
 		if (stmt->cmd_type == PLN_STMT_BLOCK)
 			check_savepoint_start(cs, (PlnStmtBlock *) stmt);
 
+		if (is_loop(stmt))
+			cs->loop_depth++;
+		if (stmt->cmd_type == PLN_STMT_FORS)
+			cs->query_loops = lappend(cs->query_loops, stmt);
 		foreach(b, pln_stmt_nested_bodies(stmt))
 			check_stmts(cs, (List *) lfirst(b));
+		if (stmt->cmd_type == PLN_STMT_FORS)
+			cs->query_loops = list_delete_last(cs->query_loops);
+		if (is_loop(stmt))
+			cs->loop_depth--;
 		cs->scope = list_truncate(cs->scope, scope_len);
 
 		if (stmt_never_ends(stmt) && lnext(stmts, lc) != NULL)

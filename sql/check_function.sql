@@ -258,6 +258,19 @@ END
 $$;
 SELECT * FROM plnimble_check_function('chk_never_read()');
 
+-- transition tables: newtable names the one the queries read
+CREATE FUNCTION chk_transition() RETURNS trigger LANGUAGE plnimble AS $$
+DECLARE
+    n bigint;
+BEGIN
+    SELECT count(*) INTO n FROM newrows;
+    RAISE NOTICE 'chk_transition: % new rows', n;
+    RETURN NULL;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_transition()', 'chk_t');
+SELECT * FROM plnimble_check_function('chk_transition()', 'chk_t', newtable := 'newrows');
+
 -- nothing the check did survives: the table is untouched
 SELECT count(*) FROM chk_t;
 
@@ -268,6 +281,14 @@ SELECT * FROM plnimble_check_function('abs(int)');
 SET plnimble.check_on_first_call = on;
 SELECT chk_missing_table();
 SELECT chk_clean(1);
+-- a trigger function is checked with the firing trigger's table and
+-- transition tables
+CREATE TRIGGER chk_tr_ok AFTER INSERT ON chk_t REFERENCING NEW TABLE AS newrows
+    FOR EACH STATEMENT EXECUTE FUNCTION chk_transition();
+INSERT INTO chk_t VALUES (5, 'five');
+CREATE TRIGGER chk_tr_bad BEFORE INSERT ON chk_t
+    FOR EACH ROW EXECUTE FUNCTION chk_trigger();
+INSERT INTO chk_t VALUES (6, 'six');
 RESET plnimble.check_on_first_call;
 SELECT chk_missing_table();
 

@@ -35,6 +35,7 @@
 #include "access/xact.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
+#include "commands/trigger.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -46,6 +47,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/plancache.h"
+#include "utils/queryenvironment.h"
 #include "utils/regproc.h"
 #include "utils/rel.h"
 #include "utils/resowner.h"
@@ -1446,6 +1448,24 @@ set_trigger_rows(CheckState *cs)
 						  (PlnRec *) cs->estate->datums[cs->func->old_varno], desc);
 }
 
+/* A transition table of the trigger's table, for queries to name */
+static void
+register_transition_table(Oid relid, const char *name)
+{
+	EphemeralNamedRelation enr = palloc0(sizeof(EphemeralNamedRelationData));
+	int			rc;
+
+	enr->md.name = pstrdup(name);
+	enr->md.reliddesc = relid;
+	enr->md.tupdesc = NULL;
+	enr->md.enrtype = ENR_NAMED_TUPLESTORE;
+	enr->md.enrtuples = 0;
+	enr->reldata = NULL;
+	if ((rc = SPI_register_relation(enr)) != SPI_OK_REL_REGISTER)
+		elog(ERROR, "SPI_register_relation failed: %s",
+			 SPI_result_code_string(rc));
+}
+
 /* Run the checks on a compiled function, with SPI connected */
 static void
 check_compiled(CheckState *cs, PlnFunction *func)
@@ -1462,6 +1482,13 @@ check_compiled(CheckState *cs, PlnFunction *func)
 		cs->read = palloc0(sizeof(bool) * func->ndatums);
 		cs->written = palloc0(sizeof(bool) * func->ndatums);
 		set_trigger_rows(cs);
+		if (func->fn_is_trigger && OidIsValid(cs->opts->relid))
+		{
+			if (cs->opts->newtable)
+				register_transition_table(cs->opts->relid, cs->opts->newtable);
+			if (cs->opts->oldtable)
+				register_transition_table(cs->opts->relid, cs->opts->oldtable);
+		}
 
 		/* parameters are the outermost names */
 		{
@@ -1681,10 +1708,12 @@ plnimble_check_function_tb(PG_FUNCTION_ARGS)
 /*
  * plnimble.check_on_first_call: check a function when a session first
  * compiles it, and fail the call if an error is found (plpgsql_check's
- * passive mode).  Warnings are raised as WARNINGs.
+ * passive mode).  Only errors are looked for.  A trigger function is
+ * checked with the table and transition tables of the trigger that fires
+ * it.
  */
 void
-pln_check_at_first_call(PlnFunction *func)
+pln_check_at_first_call(PlnFunction *func, FunctionCallInfo fcinfo)
 {
 	PlnCheckOptions opts;
 	List	   *findings;
@@ -1694,8 +1723,19 @@ pln_check_at_first_call(PlnFunction *func)
 	opts.fatal_errors = true;
 	opts.other_warnings = false;
 	opts.extra_warnings = false;
-	if (func->fn_is_event_trigger || func->fn_is_trigger)
-		return;					/* no table to type NEW and OLD with */
+	if (func->fn_is_event_trigger)
+		return;
+	if (func->fn_is_trigger)
+	{
+		/* NEW, OLD and the transition tables of the firing trigger */
+		TriggerData *trigdata = (TriggerData *) fcinfo->context;
+
+		if (trigdata == NULL || !IsA(trigdata, TriggerData))
+			return;
+		opts.relid = RelationGetRelid(trigdata->tg_relation);
+		opts.newtable = trigdata->tg_trigger->tgnewtable;
+		opts.oldtable = trigdata->tg_trigger->tgoldtable;
+	}
 	if (IsInParallelMode())
 		return;					/* no subtransactions: checked elsewhere */
 

@@ -281,7 +281,7 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	/* passive checking: once per compilation, until it passes */
 	if (unlikely(pln_check_on_first_call) && !func->fn_first_call_checked)
 	{
-		pln_check_at_first_call(func);
+		pln_check_at_first_call(func, fcinfo);
 		func->fn_first_call_checked = true;
 	}
 

@@ -55,7 +55,8 @@ typedef struct PlnCheckOptions
 extern bool pln_check_on_first_call;
 extern List *pln_check_function(Oid funcoid, PlnCheckOptions *opts,
 								PlnFunction *compiled);
-extern void pln_check_at_first_call(PlnFunction *func);
+extern void pln_check_at_first_call(PlnFunction *func,
+									FunctionCallInfo fcinfo);
 extern PGDLLEXPORT Datum plnimble_check_function(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum plnimble_check_function_tb(PG_FUNCTION_ARGS);
 

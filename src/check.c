@@ -1630,6 +1630,17 @@ check_arguments(FunctionCallInfo fcinfo, PlnCheckOptions *opts)
 	return funcoid;
 }
 
+/* What both SQL functions do first: check, and prepare the result set */
+static List *
+check_for_sql(FunctionCallInfo fcinfo, Oid *funcoid)
+{
+	PlnCheckOptions opts;
+
+	*funcoid = check_arguments(fcinfo, &opts);
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	return pln_check_function(*funcoid, &opts, NULL);
+}
+
 /*
  * plnimble_check_function(funcoid regprocedure, relid regclass, ...)
  * returns setof text
@@ -1638,13 +1649,10 @@ Datum
 plnimble_check_function(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	PlnCheckOptions opts;
-	Oid			funcoid = check_arguments(fcinfo, &opts);
-	List	   *findings;
+	Oid			funcoid;
+	List	   *findings = check_for_sql(fcinfo, &funcoid);
 	ListCell   *lc;
 
-	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
-	findings = pln_check_function(funcoid, &opts, NULL);
 	foreach(lc, findings)
 	{
 		ListCell   *l;
@@ -1673,13 +1681,10 @@ Datum
 plnimble_check_function_tb(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	PlnCheckOptions opts;
-	Oid			funcoid = check_arguments(fcinfo, &opts);
-	List	   *findings;
+	Oid			funcoid;
+	List	   *findings = check_for_sql(fcinfo, &funcoid);
 	ListCell   *lc;
 
-	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
-	findings = pln_check_function(funcoid, &opts, NULL);
 	foreach(lc, findings)
 	{
 		PlnCheckFinding *f = (PlnCheckFinding *) lfirst(lc);

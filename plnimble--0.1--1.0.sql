@@ -283,6 +283,94 @@ CREATE FUNCTION plnimble_revert_function(fn regprocedure, dry_run boolean DEFAUL
 COMMENT ON FUNCTION plnimble_revert_function(regprocedure, boolean) IS
 	'moves one plnimble routine back to PL/pgSQL';
 
+-- The profiler and coverage (src/profiler.c; docs/user-guide.md, "Finding
+-- where the time goes")
+
+CREATE FUNCTION plnimble_profiler_function_tb(funcoid regprocedure,
+	OUT lineno integer,
+	OUT stmt_lineno integer,
+	OUT exec_stmts bigint,
+	OUT exec_stmts_err bigint,
+	OUT total_time double precision,
+	OUT avg_time double precision,
+	OUT max_time double precision,
+	OUT processed_rows bigint,
+	OUT savepoints_started bigint,
+	OUT savepoints_avoided bigint,
+	OUT source text)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_profiler_function_tb(regprocedure) IS
+	'the profile of a function, one row per source line (times in microseconds)';
+
+CREATE FUNCTION plnimble_profiler_function_statements_tb(funcoid regprocedure,
+	OUT stmtid integer,
+	OUT parent_stmtid integer,
+	OUT parent_note text,
+	OUT lineno integer,
+	OUT nesting integer,
+	OUT stmtname text,
+	OUT exec_stmts bigint,
+	OUT exec_stmts_err bigint,
+	OUT total_time double precision,
+	OUT avg_time double precision,
+	OUT max_time double precision,
+	OUT processed_rows bigint,
+	OUT savepoints_started bigint,
+	OUT savepoints_avoided bigint,
+	OUT errors_caught_lazy bigint,
+	OUT errors_caught_subxact bigint)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_profiler_function_statements_tb(regprocedure) IS
+	'the profile of a function, one row per statement (times in microseconds)';
+
+CREATE FUNCTION plnimble_profiler_functions_all(
+	OUT funcoid regprocedure,
+	OUT exec_count bigint,
+	OUT exec_err bigint,
+	OUT total_time double precision,
+	OUT avg_time double precision,
+	OUT max_time double precision,
+	OUT exec_stmts bigint,
+	OUT savepoints_started bigint,
+	OUT savepoints_avoided bigint)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_profiler_functions_all() IS
+	'every profiled function, with its totals (times in microseconds)';
+
+CREATE FUNCTION plnimble_profiler_reset(funcoid regprocedure)
+	RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_profiler_reset(regprocedure) IS
+	'forgets the profile of a function';
+
+CREATE FUNCTION plnimble_profiler_reset_all()
+	RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_profiler_reset_all() IS
+	'forgets every profile';
+
+CREATE FUNCTION plnimble_coverage_statements(funcoid regprocedure)
+	RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_coverage_statements(regprocedure) IS
+	'the fraction of a function''s statements run while profiling';
+
+CREATE FUNCTION plnimble_coverage_branches(funcoid regprocedure)
+	RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_coverage_branches(regprocedure) IS
+	'the fraction of a function''s branches taken while profiling';
+
 --- END 1.0 objects ---
 
 -- plnimble_check_function (issue 20): static checking, as plpgsql_check does

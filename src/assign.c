@@ -108,8 +108,13 @@ exec_assign_expr(PlnExecState *estate, PlnDatum *target, PlnExpr *expr)
 	Oid			valtype;
 	int32		valtypmod;
 
+	estate->text_append_hit = false;
 	value = exec_eval_expr(estate, expr, &isnull, &valtype, &valtypmod);
-	exec_assign_value(estate, target, value, isnull, valtype, valtypmod);
+	if (unlikely(estate->text_append_hit))
+		pln_text_append_store(estate, (PlnVar *) target, expr,
+							  value, isnull);
+	else
+		exec_assign_value(estate, target, value, isnull, valtype, valtypmod);
 	exec_eval_cleanup(estate);
 }
 
@@ -363,6 +368,7 @@ pln_free_var_value(PlnVar *var)
 	else
 		pfree(DatumGetPointer(var->value));
 	var->freeval = false;
+	var->append_buf = NULL;
 }
 
 /* Set a text variable from a C string, copied into the datum context */

@@ -23,7 +23,7 @@
 # others' tests share that installation.
 
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
@@ -55,7 +55,7 @@ install_plpgsql_check() {
 mkdir -p results
 install_plpgsql_check || { echo "0 passed, 1 failed"; exit 1; }
 pln_build_install || { echo "0 passed, 1 failed"; exit 1; }
-pln_cluster_start || { echo "0 passed, 1 failed"; exit 1; }
+pln_cluster_start "${PLN_PORT:-5433}" || { echo "0 passed, 1 failed"; exit 1; }
 
 psql_q() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 

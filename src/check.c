@@ -1436,9 +1436,10 @@ set_trigger_rows(CheckState *cs)
 
 	if (!cs->func->fn_is_trigger || !OidIsValid(cs->opts->relid))
 		return;
+	/* the lock stays: the transition tables' descriptions open it again */
 	rel = table_open(cs->opts->relid, AccessShareLock);
 	desc = CreateTupleDescCopy(RelationGetDescr(rel));
-	table_close(rel, AccessShareLock);
+	table_close(rel, NoLock);
 	BlessTupleDesc(desc);
 	if (cs->func->new_varno >= 0)
 		pln_rec_set_empty(cs->estate,

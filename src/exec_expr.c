@@ -918,10 +918,30 @@ simple_expr_build_state(PlnExecState *estate, PlnExpr *expr,
 	}
 	else
 	{
+		/* (should building the new state fail, the old is gone all the same) */
+		expr->simple_state = NULL;
+		expr->simple_state_lxid = InvalidLocalTransactionId;
 		if (expr->simple_state_cxt != NULL)
 			MemoryContextDelete(expr->simple_state_cxt);
 		expr->simple_state_cxt = NULL;
-		oldcontext = MemoryContextSwitchTo(simple_eval_estate->es_query_cxt);
+
+		/*
+		 * A state built earlier in this transaction is run by nothing
+		 * now (one busy in an outer recursion level is not rebuilt, see
+		 * exec_eval_simple_expr): it was abandoned by a caught error (see
+		 * restore_call_state) or made for an older plan.  It goes, so that
+		 * a loop catching an error in every iteration does not pile up
+		 * states; one of an earlier transaction went with its memory.
+		 */
+		if (expr->simple_impure_lxid == curlxid &&
+			expr->simple_impure_cxt != NULL)
+			MemoryContextDelete(expr->simple_impure_cxt);
+		expr->simple_impure_cxt =
+			AllocSetContextCreate(simple_eval_estate->es_query_cxt,
+								  "PL/nimble expression state",
+								  ALLOCSET_SMALL_SIZES);
+		expr->simple_impure_lxid = curlxid;
+		oldcontext = MemoryContextSwitchTo(expr->simple_impure_cxt);
 		expr->simple_state = ExecInitExprWithParams(expr->simple_expr,
 													estate->paramLI);
 		MemoryContextSwitchTo(oldcontext);
@@ -1559,6 +1579,27 @@ param_eval_array_var(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
 }
 
 /*
+ * For the planner's speculative questions: does the record have a value
+ * with this field?  Finding out must not fail.
+ */
+static bool
+recfield_known(PlnExecState *estate, PlnRecField *recfield)
+{
+	PlnRec	   *rec = (PlnRec *) estate->datums[recfield->recparentno];
+
+	if (rec->erh == NULL)
+		return false;
+	if (recfield->rectupdescid != rec->erh->er_tupdesc_id)
+	{
+		if (!expanded_record_lookup_field(rec->erh, recfield->fieldname,
+										  &recfield->finfo))
+			return false;
+		recfield->rectupdescid = rec->erh->er_tupdesc_id;
+	}
+	return true;
+}
+
+/*
  * Fetch hook: the current value of datum paramid - 1.  When the planner
  * asks speculatively (for a custom plan), answer only for datums the
  * current expression uses, so that unassigned records do not raise errors.
@@ -1588,24 +1629,22 @@ param_fetch(ParamListInfo params, int paramid, bool speculative,
 	/*
 	 * Parameter lists get copied whole (when a cursor is opened, say), so
 	 * datums the current expression does not use must read as a harmless
-	 * NULL rather than be evaluated: an unassigned record would fail.
+	 * NULL of no type rather than be evaluated: an unassigned record would
+	 * fail.  The planner, asking speculatively for a custom plan, gets the
+	 * same answer (which it takes as "no value known") for a field of a
+	 * record that is NULL or has no such field: the error, if any, is the
+	 * execution's to raise.  (The caller does not accept NULL.)
 	 */
 	if (estate->cur_expr == NULL ||
-		!bms_is_member(dno, estate->cur_expr->paramnos))
+		!bms_is_member(dno, estate->cur_expr->paramnos) ||
+		(speculative && datum->dtype == PLN_DTYPE_RECFIELD &&
+		 !recfield_known(estate, (PlnRecField *) datum)))
 	{
 		prm->value = (Datum) 0;
 		prm->isnull = true;
 		prm->pflags = 0;
 		prm->ptype = InvalidOid;
 		return prm;
-	}
-	if (speculative && datum->dtype == PLN_DTYPE_RECFIELD)
-	{
-		PlnRec	   *rec = (PlnRec *) estate->datums[((PlnRecField *) datum)->recparentno];
-
-		/* the planner may ask before the record has a value */
-		if (rec->erh == NULL)
-			return NULL;
 	}
 
 	pln_exec_datum_value(estate, datum, &prm->ptype, &typmod,

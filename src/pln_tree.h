@@ -249,6 +249,9 @@ typedef struct PlnExpr
 	ExprState  *simple_state;	/* valid in transaction simple_state_lxid */
 	LocalTransactionId simple_state_lxid;
 	MemoryContext simple_state_cxt; /* holds a pure expression's state */
+	MemoryContext simple_impure_cxt;	/* holds an impure one's state of
+										 * transaction simple_impure_lxid */
+	LocalTransactionId simple_impure_lxid;
 	int			simple_state_generation;	/* of the plan it was built
 											 * from */
 	bool		simple_in_use;	/* recursion guard */

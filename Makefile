@@ -37,6 +37,8 @@ OBJS = \
 	src/conditions.o \
 	src/funcs.o \
 	src/explain.o \
+	src/check.o \
+	src/check_report.o \
 	src/dump.o \
 	src/version.o \
 	src/plugin.o \

@@ -425,3 +425,36 @@ CREATE FUNCTION plnimble_coverage_branches(funcoid regprocedure)
 
 COMMENT ON FUNCTION plnimble_coverage_branches(regprocedure) IS
 	'the fraction of a function''s branches taken while profiling';
+
+-- plnimble_check_function (issue 20): static checking, as plpgsql_check does
+CREATE FUNCTION plnimble_check_function(funcoid regprocedure,
+		relid regclass DEFAULT 0,
+		fatal_errors boolean DEFAULT true,
+		other_warnings boolean DEFAULT true,
+		performance_warnings boolean DEFAULT false,
+		extra_warnings boolean DEFAULT true,
+		newtable name DEFAULT NULL,
+		oldtable name DEFAULT NULL)
+	RETURNS SETOF text
+	LANGUAGE c CALLED ON NULL INPUT
+	AS 'MODULE_PATHNAME', 'plnimble_check_function';
+
+COMMENT ON FUNCTION plnimble_check_function(regprocedure, regclass, boolean, boolean, boolean, boolean, name, name) IS
+	'checks a plnimble function without running it: one finding a line, as plpgsql_check_function';
+
+CREATE FUNCTION plnimble_check_function_tb(funcoid regprocedure,
+		relid regclass DEFAULT 0,
+		fatal_errors boolean DEFAULT true,
+		other_warnings boolean DEFAULT true,
+		performance_warnings boolean DEFAULT false,
+		extra_warnings boolean DEFAULT true,
+		newtable name DEFAULT NULL,
+		oldtable name DEFAULT NULL)
+	RETURNS TABLE (functionid regproc, lineno integer, statement text,
+		sqlstate text, message text, detail text, hint text, level text,
+		"position" integer, query text, context text)
+	LANGUAGE c CALLED ON NULL INPUT
+	AS 'MODULE_PATHNAME', 'plnimble_check_function_tb';
+
+COMMENT ON FUNCTION plnimble_check_function_tb(regprocedure, regclass, boolean, boolean, boolean, boolean, name, name) IS
+	'checks a plnimble function without running it: one row a finding, as plpgsql_check_function_tb';

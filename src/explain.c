@@ -513,6 +513,38 @@ show_stmts(SavepointPlan *sp, List *stmts, int depth)
 	}
 }
 
+/*
+ * For plnimble_check_function: why each statement of the function would
+ * need a savepoint (by stmtid, NULL: it would not), worked out as the
+ * plan view does.  The expressions are planned as a first call would.
+ */
+char	  **
+pln_savepoint_reasons(PlnExecState *estate, PlnFunction *func)
+{
+	SavepointPlan sp;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.estate = estate;
+	sp.why = palloc0(sizeof(char *) * (func->nstatements + 1));
+	analyse_stmts(&sp, list_make1(func->action));
+	return sp.why;
+}
+
+/*
+ * The statement of a block's body at which its savepoint starts when the
+ * body runs straight through, given pln_savepoint_reasons; NULL if none.
+ */
+PlnStmt *
+pln_savepoint_start(PlnExecState *estate, char **why, PlnStmtBlock *block)
+{
+	SavepointPlan sp;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.estate = estate;
+	sp.why = why;
+	return first_impure_stmt(&sp, block->body);
+}
+
 /* Is the function's language one whose call handler is ours? */
 bool
 pln_function_runs_on_plnimble(Oid funcoid)

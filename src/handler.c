@@ -35,6 +35,7 @@
 #include "utils/varlena.h"
 
 #include "plnimble.h"
+#include "pln_check.h"
 
 PG_MODULE_MAGIC;
 
@@ -181,6 +182,14 @@ _PG_init(void)
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 
+	DefineCustomBoolVariable("plnimble.check_on_first_call",
+							 gettext_noop("Checks each function as plnimble_check_function() does when a session first compiles it, and fails the call on an error."),
+							 NULL,
+							 &pln_check_on_first_call,
+							 false,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
 	DefineCustomBoolVariable("plnimble.check_asserts",
 							 gettext_noop("Perform checks given in ASSERT statements."),
 							 NULL,
@@ -274,6 +283,13 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	}
 
 	func = pln_compile(fcinfo, false);
+
+	/* passive checking: once per compilation, until it passes */
+	if (unlikely(pln_check_on_first_call) && !func->fn_first_call_checked)
+	{
+		pln_check_at_first_call(func, fcinfo);
+		func->fn_first_call_checked = true;
+	}
 
 	/*
 	 * A procedure that may end transactions holds the plans of its CALL and

@@ -204,6 +204,9 @@ extern char *pln_describe_impurity(Node *node, PlnFunction *func);
 /* explain.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_plan(PG_FUNCTION_ARGS);
 extern bool pln_function_runs_on_plnimble(Oid funcoid);
+extern char **pln_savepoint_reasons(PlnExecState *estate, PlnFunction *func);
+extern PlnStmt *pln_savepoint_start(PlnExecState *estate, char **why,
+									PlnStmtBlock *block);
 
 /* funcs.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_stats(PG_FUNCTION_ARGS);

@@ -765,6 +765,8 @@ typedef struct PlnFunction
 								 * are not recursions, or NULL */
 	uint32		fn_proc_hashvalue;	/* of its pg_proc row in the syscache */
 	bool		fn_proc_checked;	/* valid as of the row's last change */
+	bool		fn_first_call_checked;	/* plnimble.check_on_first_call
+										 * has checked it */
 	unsigned long use_count;	/* calls in progress: do not free while > 0 */
 	struct PlnExecState *cur_estate;	/* innermost active call */
 } PlnFunction;

@@ -1,0 +1,67 @@
+/*-------------------------------------------------------------------------
+ *
+ * pln_check.h
+ *	  plnimble_check_function(): static checking of a function without
+ *	  running it (check.c), and the report of its findings
+ *	  (check_report.c).
+ *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PLN_CHECK_H
+#define PLN_CHECK_H
+
+#include "pln_exec.h"
+
+/* How serious a finding is, as plpgsql_check names it */
+typedef enum PlnCheckLevel
+{
+	PLN_CHECK_ERROR,			/* would fail at run time */
+	PLN_CHECK_WARNING,			/* other_warnings */
+	PLN_CHECK_WARNING_EXTRA,	/* extra_warnings */
+	PLN_CHECK_PERFORMANCE		/* performance_warnings */
+} PlnCheckLevel;
+
+/* One finding */
+typedef struct PlnCheckFinding
+{
+	PlnCheckLevel level;
+	int			lineno;			/* 0: none */
+	const char *stmtname;		/* or NULL */
+	int			sqlerrcode;
+	char	   *message;
+	char	   *detail;
+	char	   *hint;
+	int			position;		/* in query, from 1; 0: none */
+	char	   *query;
+	char	   *context;
+} PlnCheckFinding;
+
+/* What to check and report: the arguments of plnimble_check_function */
+typedef struct PlnCheckOptions
+{
+	Oid			relid;			/* a trigger's table, or InvalidOid */
+	bool		fatal_errors;	/* stop at the first error */
+	bool		other_warnings;
+	bool		performance_warnings;
+	bool		extra_warnings;
+	char	   *newtable;		/* transition table names, or NULL */
+	char	   *oldtable;
+} PlnCheckOptions;
+
+/* check.c */
+extern bool pln_check_on_first_call;
+extern List *pln_check_function(Oid funcoid, PlnCheckOptions *opts,
+								PlnFunction *compiled);
+extern void pln_check_at_first_call(PlnFunction *func,
+									FunctionCallInfo fcinfo);
+extern PGDLLEXPORT Datum plnimble_check_function(PG_FUNCTION_ARGS);
+extern PGDLLEXPORT Datum plnimble_check_function_tb(PG_FUNCTION_ARGS);
+
+/* check_report.c */
+extern const char *pln_check_level_name(PlnCheckLevel level);
+extern List *pln_check_finding_lines(PlnCheckFinding *f);
+
+#endif							/* PLN_CHECK_H */

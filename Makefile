@@ -32,12 +32,17 @@ OBJS = \
 	src/raise.o \
 	src/savepoint.o \
 	src/purity.o \
+	src/text_append.o \
 	src/snapshots.o \
 	src/conditions.o \
 	src/funcs.o \
 	src/explain.o \
 	src/dump.o \
-	src/version.o
+	src/version.o \
+	src/plugin.o \
+	src/profiler.o \
+	src/profiler_shared.o \
+	src/tracer.o
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -113,7 +118,8 @@ src/conditions_table.h: scripts/gen-conditions.awk $(ERRCODES_TXT)
 src/conditions.o: src/conditions_table.h
 
 $(OBJS): src/plnimble.h src/pln_tree.h src/pln_stmtkinds.h src/pln_compile.h \
-	src/pln_exec.h src/pln_savepoint.h src/pln_handler.h
+	src/pln_exec.h src/pln_savepoint.h src/pln_handler.h src/pln_plugin.h \
+	src/pln_profiler.h
 
 src/version.stamp: FORCE
 	@echo '$(PLN_EXT_VERSION) $(PLN_GIT_COMMIT)' | cmp -s - $@ || \

@@ -26,14 +26,21 @@ COMMENT ON FUNCTION plnimble_version() IS
 -- validator checks the body (check_function_bodies is on for the call);
 -- a body it rejects is reported, not switched.  With dry_run the change
 -- is made and undone, so the report is what a real run would do.
+-- The function's own queries run with the search path pg_catalog, pg_temp,
+-- so that no function or operator of the caller's schemas can stand in
+-- for a built-in one; pg_get_functiondef and the CREATE OR REPLACE run
+-- with caller_search_path, the caller's, as the owner's own statements
+-- would (the validator resolves the body's type names with it).
 -- Internal: called by plnimble_adopt and plnimble_revert and their
 -- _function forms.
 CREATE FUNCTION plnimble_switch_routine(
 	fn regprocedure, from_lang name, to_lang name, dry_run boolean,
+	caller_search_path text,
 	OUT routine regprocedure, OUT action text, OUT reason text)
 	RETURNS record
 	LANGUAGE plnimble
 	SET check_function_bodies = on
+	SET search_path = pg_catalog, pg_temp
 AS $body$
 DECLARE
 	p pg_catalog.pg_proc;
@@ -53,6 +60,7 @@ DECLARE
 	before_args text;
 	after_lang oid;
 	after_config text[];
+	own_search_path text := current_setting('search_path');
 BEGIN
 	routine := fn;
 	SELECT * INTO p FROM pg_catalog.pg_proc WHERE oid = fn;
@@ -114,7 +122,9 @@ BEGIN
 	-- pg_get_functiondef ends with AS, the body between two dollar-quote
 	-- delimiters of its choosing, and a newline; everything before is the
 	-- header, whose lines start with a space
+	PERFORM set_config('search_path', caller_search_path, true);
 	def := pg_catalog.pg_get_functiondef(fn);
+	PERFORM set_config('search_path', own_search_path, true);
 	delim := substring(def FROM '(\$[A-Za-z_]*\$)\n$');
 	tail := 'AS ' || delim || p.prosrc || delim || E'\n';
 	IF delim IS NULL OR right(def, length(tail)) <> tail THEN
@@ -131,7 +141,9 @@ BEGIN
 	before_attrs := to_jsonb(p) - 'prolang' - 'proconfig' - 'proargdefaults';
 	before_args := pg_catalog.pg_get_function_arguments(fn);
 	BEGIN
+		PERFORM set_config('search_path', caller_search_path, true);
 		EXECUTE head || tail;
+		PERFORM set_config('search_path', own_search_path, true);
 
 		SELECT to_jsonb(q) - 'prolang' - 'proconfig' - 'proargdefaults',
 			   q.prolang, q.proconfig
@@ -169,7 +181,7 @@ BEGIN
 END
 $body$;
 
-COMMENT ON FUNCTION plnimble_switch_routine(regprocedure, name, name, boolean) IS
+COMMENT ON FUNCTION plnimble_switch_routine(regprocedure, name, name, boolean, text) IS
 	'internal: switches one routine between plpgsql and plnimble for plnimble_adopt and plnimble_revert';
 
 -- The routines plnimble_adopt and plnimble_revert consider: of LANGUAGE
@@ -177,12 +189,16 @@ COMMENT ON FUNCTION plnimble_switch_routine(regprocedure, name, name, boolean) I
 -- caller owns (or is a member of the owner of) such routines, except the
 -- system schemas and other sessions' temporary schemas.  Then one row per
 -- database- or role-level setting of from_lang's prefix that applies to
--- this database, with the statement that would carry it over.  Internal.
+-- this database, with the statement that would carry it over.  Its
+-- queries, too, run with the search path pg_catalog, pg_temp; the
+-- caller's goes on to plnimble_switch_routine.  Internal.
 CREATE FUNCTION plnimble_switch_schema(
-	schema name, from_lang name, to_lang name, dry_run boolean)
+	schema name, from_lang name, to_lang name, dry_run boolean,
+	caller_search_path text)
 	RETURNS TABLE (routine regprocedure, action text, reason text)
 	LANGUAGE plnimble
 	SET check_function_bodies = on
+	SET search_path = pg_catalog, pg_temp
 AS $body$
 DECLARE
 	fn oid;
@@ -208,7 +224,8 @@ BEGIN
 						 AND pg_catalog.pg_has_role(p.proowner, 'USAGE') END
 		 ORDER BY n.nspname, p.proname, p.oid::regprocedure::text
 	LOOP
-		RETURN QUERY SELECT * FROM plnimble_switch_routine(fn, from_lang, to_lang, dry_run);
+		RETURN QUERY SELECT * FROM pg_catalog.plnimble_switch_routine(
+			fn, from_lang, to_lang, dry_run, caller_search_path);
 	END LOOP;
 
 	FOR s IN
@@ -244,7 +261,7 @@ BEGIN
 END
 $body$;
 
-COMMENT ON FUNCTION plnimble_switch_schema(name, name, name, boolean) IS
+COMMENT ON FUNCTION plnimble_switch_schema(name, name, name, boolean, text) IS
 	'internal: the routines and settings plnimble_adopt and plnimble_revert work on';
 
 -- The four functions users call.  Each returns one row per routine: the
@@ -254,7 +271,8 @@ COMMENT ON FUNCTION plnimble_switch_schema(name, name, name, boolean) IS
 CREATE FUNCTION plnimble_adopt(schema name DEFAULT NULL, dry_run boolean DEFAULT false)
 	RETURNS TABLE (routine regprocedure, action text, reason text)
 	LANGUAGE sql
-	AS $$ SELECT * FROM plnimble_switch_schema($1, 'plpgsql', 'plnimble', $2) $$;
+	AS $$ SELECT * FROM pg_catalog.plnimble_switch_schema($1, 'plpgsql', 'plnimble', $2,
+		pg_catalog.current_setting('search_path')) $$;
 
 COMMENT ON FUNCTION plnimble_adopt(name, boolean) IS
 	'moves the PL/pgSQL routines of a schema (NULL: of every schema, those the caller owns) to plnimble';
@@ -262,7 +280,8 @@ COMMENT ON FUNCTION plnimble_adopt(name, boolean) IS
 CREATE FUNCTION plnimble_revert(schema name DEFAULT NULL, dry_run boolean DEFAULT false)
 	RETURNS TABLE (routine regprocedure, action text, reason text)
 	LANGUAGE sql
-	AS $$ SELECT * FROM plnimble_switch_schema($1, 'plnimble', 'plpgsql', $2) $$;
+	AS $$ SELECT * FROM pg_catalog.plnimble_switch_schema($1, 'plnimble', 'plpgsql', $2,
+		pg_catalog.current_setting('search_path')) $$;
 
 COMMENT ON FUNCTION plnimble_revert(name, boolean) IS
 	'moves the plnimble routines of a schema (NULL: of every schema, those the caller owns) back to PL/pgSQL';
@@ -270,7 +289,8 @@ COMMENT ON FUNCTION plnimble_revert(name, boolean) IS
 CREATE FUNCTION plnimble_adopt_function(fn regprocedure, dry_run boolean DEFAULT false)
 	RETURNS TABLE (routine regprocedure, action text, reason text)
 	LANGUAGE sql
-	AS $$ SELECT * FROM plnimble_switch_routine($1, 'plpgsql', 'plnimble', $2) $$;
+	AS $$ SELECT * FROM pg_catalog.plnimble_switch_routine($1, 'plpgsql', 'plnimble', $2,
+		pg_catalog.current_setting('search_path')) $$;
 
 COMMENT ON FUNCTION plnimble_adopt_function(regprocedure, boolean) IS
 	'moves one PL/pgSQL routine to plnimble';
@@ -278,9 +298,98 @@ COMMENT ON FUNCTION plnimble_adopt_function(regprocedure, boolean) IS
 CREATE FUNCTION plnimble_revert_function(fn regprocedure, dry_run boolean DEFAULT false)
 	RETURNS TABLE (routine regprocedure, action text, reason text)
 	LANGUAGE sql
-	AS $$ SELECT * FROM plnimble_switch_routine($1, 'plnimble', 'plpgsql', $2) $$;
+	AS $$ SELECT * FROM pg_catalog.plnimble_switch_routine($1, 'plnimble', 'plpgsql', $2,
+		pg_catalog.current_setting('search_path')) $$;
 
 COMMENT ON FUNCTION plnimble_revert_function(regprocedure, boolean) IS
 	'moves one plnimble routine back to PL/pgSQL';
+
+-- The profiler and coverage (src/profiler.c; docs/user-guide.md, "Finding
+-- where the time goes")
+
+CREATE FUNCTION plnimble_profiler_function_tb(funcoid regprocedure,
+	OUT lineno integer,
+	OUT stmt_lineno integer,
+	OUT exec_stmts bigint,
+	OUT exec_stmts_err bigint,
+	OUT total_time double precision,
+	OUT avg_time double precision,
+	OUT max_time double precision,
+	OUT processed_rows bigint,
+	OUT savepoints_started bigint,
+	OUT savepoints_avoided bigint,
+	OUT source text)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_profiler_function_tb(regprocedure) IS
+	'the profile of a function, one row per source line (times in microseconds)';
+
+CREATE FUNCTION plnimble_profiler_function_statements_tb(funcoid regprocedure,
+	OUT stmtid integer,
+	OUT parent_stmtid integer,
+	OUT parent_note text,
+	OUT lineno integer,
+	OUT nesting integer,
+	OUT stmtname text,
+	OUT exec_stmts bigint,
+	OUT exec_stmts_err bigint,
+	OUT total_time double precision,
+	OUT avg_time double precision,
+	OUT max_time double precision,
+	OUT processed_rows bigint,
+	OUT savepoints_started bigint,
+	OUT savepoints_avoided bigint,
+	OUT errors_caught_lazy bigint,
+	OUT errors_caught_subxact bigint)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_profiler_function_statements_tb(regprocedure) IS
+	'the profile of a function, one row per statement (times in microseconds)';
+
+CREATE FUNCTION plnimble_profiler_functions_all(
+	OUT funcoid regprocedure,
+	OUT exec_count bigint,
+	OUT exec_err bigint,
+	OUT total_time double precision,
+	OUT avg_time double precision,
+	OUT max_time double precision,
+	OUT exec_stmts bigint,
+	OUT savepoints_started bigint,
+	OUT savepoints_avoided bigint)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_profiler_functions_all() IS
+	'every profiled function, with its totals (times in microseconds)';
+
+CREATE FUNCTION plnimble_profiler_reset(funcoid regprocedure)
+	RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_profiler_reset(regprocedure) IS
+	'forgets the profile of a function';
+
+CREATE FUNCTION plnimble_profiler_reset_all()
+	RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_profiler_reset_all() IS
+	'forgets every profile';
+
+CREATE FUNCTION plnimble_coverage_statements(funcoid regprocedure)
+	RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_coverage_statements(regprocedure) IS
+	'the fraction of a function''s statements run while profiling';
+
+CREATE FUNCTION plnimble_coverage_branches(funcoid regprocedure)
+	RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_coverage_branches(regprocedure) IS
+	'the fraction of a function''s branches taken while profiling';
 
 --- END 1.0 objects ---

@@ -192,7 +192,7 @@ SELECT observe('adopted');
 SET ROLE regress_adopt_owner;
 SELECT * FROM plnimble_adopt_function('app.describe(int)');
 SELECT * FROM plnimble_adopt_function('app.plain_sql()');
-SELECT * FROM plnimble_revert_function('plnimble_switch_schema(name, name, name, boolean)');
+SELECT * FROM plnimble_revert_function('plnimble_switch_schema(name, name, name, boolean, text)');
 SELECT * FROM plnimble_adopt('no_such_schema');
 -- with no schema: every schema where the caller owns PL/pgSQL routines
 SELECT * FROM plnimble_adopt(dry_run => true);
@@ -250,6 +250,42 @@ SELECT action, regexp_replace(reason, 'DATABASE \S+', 'DATABASE <db>', 'g') AS r
   FROM plnimble_revert('app', dry_run => true)
  WHERE routine IS NULL AND reason LIKE 'ALTER DATABASE%';
 DO $$ BEGIN EXECUTE format('ALTER DATABASE %I RESET ALL', current_database()); END $$;
+
+-- the functions find their helpers and the built-in functions and
+-- operators in pg_catalog, never by the caller's search path: a look-alike
+-- that matches the arguments better, in a schema on that path, is not
+-- called (here: helpers taking an oid or text, and || for two names)
+CREATE SCHEMA regress_lookalike AUTHORIZATION regress_adopt_user;
+SET ROLE regress_adopt_user;
+CREATE FUNCTION regress_lookalike.name_cat(a name, b name) RETURNS text
+    LANGUAGE sql AS $$
+    SELECT pg_catalog.textcat(a::text, b::text)
+           || pg_catalog.left(pg_catalog.set_config('regress.lookalike_ran',
+                                                    current_user, false), 0) $$;
+CREATE OPERATOR regress_lookalike.|| (
+    LEFTARG = name, RIGHTARG = name, FUNCTION = regress_lookalike.name_cat);
+CREATE FUNCTION regress_lookalike.plnimble_switch_routine(
+    fn oid, from_lang name, to_lang name, dry_run boolean,
+    OUT routine regprocedure, OUT action text, OUT reason text)
+    LANGUAGE sql AS $$ SELECT fn::regprocedure, 'look-alike', current_user::text $$;
+CREATE FUNCTION regress_lookalike.plnimble_switch_schema(
+    schema name, from_lang text, to_lang text, dry_run boolean)
+    RETURNS TABLE (routine regprocedure, action text, reason text)
+    LANGUAGE sql AS $$ SELECT NULL::regprocedure, 'look-alike', current_user::text $$;
+RESET ROLE;
+SET search_path = regress_lookalike, public;
+SELECT count(*) FILTER (WHERE action = 'look-alike') AS lookalike_rows,
+       count(*) > 0 AS some_rows
+  FROM plnimble_adopt('app', dry_run => true);
+SELECT count(*) FILTER (WHERE action = 'look-alike') AS lookalike_rows,
+       count(*) > 0 AS some_rows
+  FROM plnimble_revert(NULL, dry_run => true);
+SELECT count(*) FILTER (WHERE action = 'look-alike') AS lookalike_rows,
+       count(*) > 0 AS some_rows
+  FROM plnimble_adopt_function('app.describe(int)', dry_run => true);
+RESET search_path;
+SELECT coalesce(current_setting('regress.lookalike_ran', true), '') AS lookalike_ran;
+DROP SCHEMA regress_lookalike CASCADE;
 
 DROP EVENT TRIGGER regress_adopt_log;
 DROP SCHEMA app CASCADE;

@@ -47,6 +47,14 @@ $$;
 SELECT up_blocks(10), up_blocks(0);
 DO LANGUAGE plnimble $$ BEGIN RAISE NOTICE 'still once'; END $$;
 SELECT blocks_entered FROM plnimble_savepoint_stats();
+-- a parallel worker is a session of its own but not the user's: it does
+-- not say it again
+CREATE FUNCTION up_safe(n int) RETURNS int LANGUAGE plnimble PARALLEL SAFE
+    AS $$ BEGIN RETURN n + 1; END $$;
+SET force_parallel_mode = on;
+SELECT up_safe(1);
+RESET force_parallel_mode;
+DROP FUNCTION up_safe(int);
 
 ALTER EXTENSION plnimble UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'plnimble';

@@ -364,6 +364,94 @@ END
 $$;
 SELECT sp_mem_in_call(20000);
 
+-- An append done in place (src/text_append.c) is as pure as what it
+-- appends: 10,000 blocks start no savepoint after the first run's
+-- planning, and an error in the appended part is caught without one and
+-- leaves the string as it was.
+CREATE FUNCTION sp_text_append(n int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    s text := '';
+    zero int := 0;
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            s := s || 'k' || (i % 10)::text;
+            IF i % 1000 = 0 THEN
+                s := s || 'lost' || (1 / zero)::text;
+            END IF;
+        EXCEPTION WHEN division_by_zero THEN
+            s := s || '!';
+        END;
+    END LOOP;
+    RETURN length(s) || ' ' || right(s, 8);
+END
+$$;
+SELECT * FROM sp_delta();
+SELECT sp_text_append(10000);
+SELECT * FROM sp_delta();
+SELECT sp_text_append(10000);
+SELECT * FROM sp_delta();
+
+-- SELECT exprs INTO variables with no FROM runs as assignments: pure when
+-- its expressions and conversions are, so after the first run's planning
+-- 10,000 blocks start no savepoint; one that calls a volatile function
+-- starts its block's savepoint every time.
+CREATE SEQUENCE sp_seq;
+CREATE FUNCTION sp_select_into(n int, impure boolean) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    x int := 0;
+    y bigint;
+    z int;
+    zero int := 0;
+    caught int := 0;
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            SELECT x + 1 INTO x;
+            SELECT x, x * 2 INTO x, z;
+            IF impure THEN
+                SELECT nextval('sp_seq') INTO y;
+            END IF;
+            IF i % 1000 = 0 THEN
+                SELECT x / zero INTO x;
+            END IF;
+        EXCEPTION WHEN division_by_zero THEN
+            caught := caught + 1;
+        END;
+    END LOOP;
+    RETURN x || ' ' || z || ' ' || caught || ' ' || FOUND;
+END
+$$;
+SELECT sp_select_into(10000, false);
+SELECT * FROM sp_delta();
+SELECT sp_select_into(10000, false);
+SELECT * FROM sp_delta();
+SELECT sp_select_into(100, true);
+SELECT * FROM sp_delta();
+SELECT * FROM plnimble_savepoint_plan('sp_select_into(int, boolean)');
+
+-- x := 'abc' into an integer fails as the literal is parsed; the error is
+-- kept and raised again without parsing, so after the first failure in a
+-- transaction 10,000 blocks start no savepoint and catch it cheaply.
+CREATE FUNCTION sp_bad_literal(n int) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+    x int := 0;
+    caught int := 0;
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            x := '42';
+            x := 'abc';
+        EXCEPTION WHEN invalid_text_representation THEN
+            caught := caught + 1;
+        END;
+    END LOOP;
+    RETURN x + caught;
+END
+$$;
+SELECT sp_bad_literal(10000);
+SELECT * FROM sp_delta();
+SELECT sp_bad_literal(10000);
 -- the plan view plans the WHEN tests of CASE x as the executor runs them,
 -- against the type of the search value (text here), not the stand-in type
 -- the hidden variable is compiled with; the calls agree: no savepoint

@@ -2,7 +2,10 @@
 -- function runs its loop, measures the backend's memory contexts after the
 -- first 1,000 iterations and at the end, and reports whether they grew by
 -- less than 256 kB.  Statements that once kept memory until the call ended
--- (a copy of every caught error, the text of every EXECUTE) are among them.
+-- (a copy of every caught error, the text of every EXECUTE) are among them,
+-- and expressions whose evaluation fails in every iteration (a domain's
+-- check), each caught: once kept a new expression state per failure until
+-- the transaction ended.
 
 CREATE TABLE mil_t (id integer PRIMARY KEY, v text NOT NULL);
 INSERT INTO mil_t SELECT g, repeat('x', g % 50) FROM generate_series(1, 100) g;
@@ -61,3 +64,31 @@ BEGIN
 END
 $$;
 SELECT mil_statements(5000);
+
+CREATE DOMAIN mil_posint AS integer CHECK (VALUE > 0);
+CREATE FUNCTION mil_failing_expressions(n integer) RETURNS boolean LANGUAGE plnimble AS $$
+DECLARE
+    d mil_posint;
+    t text;
+    caught integer := 0;
+    at_start bigint;
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            d := -i;
+        EXCEPTION WHEN check_violation THEN
+            caught := caught + 1;
+        END;
+        BEGIN
+            t := (-i)::mil_posint::text;
+        EXCEPTION WHEN check_violation THEN
+            caught := caught + 1;
+        END;
+        IF i = 1000 THEN
+            at_start := mil_used();
+        END IF;
+    END LOOP;
+    RETURN caught = 2 * n AND mil_used() - at_start < 256 * 1024;
+END
+$$;
+SELECT mil_failing_expressions(5000);

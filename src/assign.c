@@ -46,11 +46,15 @@
  * cast is pure, else it is built once per transaction in the
  * per-transaction executor state.
  *
- * An impure cast is marked in use while it runs.  If an error leaves it
- * marked, its state may be half way through running something (an SQL
+ * An impure cast is marked in use while it runs.  If an error ends the
+ * evaluation, its state may be half way through running something (an SQL
  * function's query, with a snapshot that belonged to a subtransaction
- * rolled back since), so the next use builds a fresh one, as PL/pgSQL
- * does; so does a cast used again while it runs (a recursion).
+ * rolled back since), so it is marked failed and the next use builds a
+ * fresh one, as PL/pgSQL does; so does a cast used again while it runs (a
+ * recursion).  Each impure state has a memory context of its own, so that
+ * a failed one, which nothing runs any more, is freed when it is replaced:
+ * a loop that catches an error of the cast in every iteration must not
+ * pile up states until the transaction ends.
  *
  * The tree is a cached expression, which the server marks invalid when a
  * function it calls (or inlined) is replaced or dropped, also by the
@@ -75,7 +79,9 @@ typedef struct CastEntry
 	bool		cast_exprstate_is_kept; /* built once for the session */
 	ExprState  *cast_exprstate;
 	LocalTransactionId cast_lxid;
+	MemoryContext cast_state_cxt;	/* holds an impure state of cast_lxid */
 	bool		cast_in_use;	/* an impure cast is running */
+	bool		cast_failed;	/* an error ended its last evaluation */
 } CastEntry;
 
 static HTAB *cast_hash = NULL;
@@ -92,6 +98,8 @@ static CastEntry *get_cast_entry(PlnExecState *estate,
 								 Oid srctype, int32 srctypmod,
 								 Oid dsttype, int32 dsttypmod);
 static Datum keep_var_value(PlnExecState *estate, PlnVar *var, Datum value);
+static Datum run_impure_cast(CastEntry *cast, ExprContext *econtext,
+							 bool *isnull);
 static void rec_revalidate_type(PlnRec *rec);
 static void rec_instantiate(PlnExecState *estate, PlnRec *rec);
 static void recfield_lookup(PlnExecState *estate, PlnRecField *recfield,
@@ -108,8 +116,13 @@ exec_assign_expr(PlnExecState *estate, PlnDatum *target, PlnExpr *expr)
 	Oid			valtype;
 	int32		valtypmod;
 
+	estate->text_append_hit = false;
 	value = exec_eval_expr(estate, expr, &isnull, &valtype, &valtypmod);
-	exec_assign_value(estate, target, value, isnull, valtype, valtypmod);
+	if (unlikely(estate->text_append_hit))
+		pln_text_append_store(estate, (PlnVar *) target, expr,
+							  value, isnull);
+	else
+		exec_assign_value(estate, target, value, isnull, valtype, valtypmod);
 	exec_eval_cleanup(estate);
 }
 
@@ -363,6 +376,7 @@ pln_free_var_value(PlnVar *var)
 	else
 		pfree(DatumGetPointer(var->value));
 	var->freeval = false;
+	var->append_buf = NULL;
 }
 
 /* Set a text variable from a C string, copied into the datum context */
@@ -744,17 +758,8 @@ rec_revalidate_type(PlnRec *rec)
 		if (typ->origtypname != NULL)
 			typenameTypeIdAndMod(NULL, typ->origtypname,
 								 &typ->typoid, &typ->atttypmod);
-		typentry = lookup_type_cache(typ->typoid, TYPECACHE_TUPDESC |
-									 TYPECACHE_DOMAIN_BASE_INFO);
-		if (typentry->typtype == TYPTYPE_DOMAIN)
-			typentry = lookup_type_cache(typentry->domainBaseType,
-										 TYPECACHE_TUPDESC);
-		/* (a type made again as something else than a row type) */
-		if (typentry->tupDesc == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-					 errmsg("type %s is not composite",
-							format_type_be(typ->typoid))));
+		/* (fails if the type was made again as something else) */
+		typentry = pln_row_type_cache_entry(typ->typoid);
 		typ->tcache = typentry;
 		typ->tupdesc_id = typentry->tupDesc_identifier;
 	}
@@ -1057,15 +1062,38 @@ exec_cast_value_slow(PlnExecState *estate, Datum value, bool *isnull,
 		if (cast->cast_exprstate_is_kept)
 			value = ExecEvalExpr(cast->cast_exprstate, econtext, isnull);
 		else
-		{
-			cast->cast_in_use = true;
-			value = ExecEvalExpr(cast->cast_exprstate, econtext, isnull);
-			cast->cast_in_use = false;
-		}
+			value = run_impure_cast(cast, econtext, isnull);
 
 		MemoryContextSwitchTo(oldcontext);
 	}
 
+	return value;
+}
+
+/* Evaluate an impure cast's state, marked in use meanwhile (see CastEntry) */
+static Datum
+run_impure_cast(CastEntry *cast, ExprContext *econtext, bool *isnull)
+{
+	ExprState  *state = cast->cast_exprstate;
+	Datum		value;
+
+	cast->cast_in_use = true;
+	PG_TRY();
+	{
+		value = ExecEvalExpr(state, econtext, isnull);
+	}
+	PG_CATCH();
+	{
+		/* (unless a recursive use built the cast another state meanwhile) */
+		if (cast->cast_exprstate == state)
+		{
+			cast->cast_in_use = false;
+			cast->cast_failed = true;
+		}
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	cast->cast_in_use = false;
 	return value;
 }
 
@@ -1145,7 +1173,9 @@ set_cast_tree(CastEntry *entry, CachedExpression *cexpr)
 	entry->cast_exprstate = NULL;
 	entry->cast_exprstate_is_kept = false;
 	entry->cast_lxid = InvalidLocalTransactionId;
+	entry->cast_state_cxt = NULL;
 	entry->cast_in_use = false;
+	entry->cast_failed = false;
 	if (cexpr != NULL)
 		entry->cast_is_pure = pln_expr_tree_is_pure((Node *) cexpr->expr,
 													 NULL);
@@ -1216,11 +1246,12 @@ get_cast_entry(PlnExecState *estate,
 	else if (!entry->cast_cexpr->is_valid)
 	{
 		CachedExpression *old = entry->cast_cexpr;
+		bool		old_in_use = entry->cast_in_use;
 
 		set_cast_tree(entry, plan_cast(srctype, srctypmod,
 									   dsttype, dsttypmod));
 		/* (a state still running from the old tree keeps it) */
-		if (!entry->cast_in_use)
+		if (!old_in_use)
 			FreeCachedExpression(old);
 	}
 
@@ -1240,14 +1271,28 @@ get_cast_entry(PlnExecState *estate,
 		entry->cast_exprstate_is_kept = true;
 		MemoryContextSwitchTo(oldcontext);
 	}
-	else if (entry->cast_lxid != curlxid || entry->cast_in_use)
+	else if (entry->cast_lxid != curlxid || entry->cast_in_use ||
+			 entry->cast_failed)
 	{
 		MemoryContext oldcontext;
 
-		oldcontext = MemoryContextSwitchTo(pln_transaction_eval_context());
+		/*
+		 * A failed state of this transaction is run by nothing: it goes.
+		 * (One in use is still run by an outer recursion level; one of an
+		 * earlier transaction went with that transaction's memory.)
+		 */
+		if (entry->cast_lxid == curlxid && !entry->cast_in_use &&
+			entry->cast_state_cxt != NULL)
+			MemoryContextDelete(entry->cast_state_cxt);
+		entry->cast_state_cxt =
+			AllocSetContextCreate(pln_transaction_eval_context(),
+								  "PL/nimble cast state",
+								  ALLOCSET_SMALL_SIZES);
+		oldcontext = MemoryContextSwitchTo(entry->cast_state_cxt);
 		entry->cast_exprstate = ExecInitExpr(entry->cast_expr, NULL);
 		entry->cast_lxid = curlxid;
 		entry->cast_in_use = false;
+		entry->cast_failed = false;
 		MemoryContextSwitchTo(oldcontext);
 	}
 

@@ -762,6 +762,29 @@ pln_add_datum(PlnDatum *datum)
 }
 
 /*
+ * The type cache entry with the row type of a named composite type or of a
+ * domain over one (that of the domain's base type); an error if the type
+ * is not (or no longer) a row type.  Reads the catalogs.
+ */
+TypeCacheEntry *
+pln_row_type_cache_entry(Oid typeOid)
+{
+	TypeCacheEntry *typentry;
+
+	typentry = lookup_type_cache(typeOid, TYPECACHE_TUPDESC |
+								 TYPECACHE_DOMAIN_BASE_INFO);
+	if (typentry->typtype == TYPTYPE_DOMAIN)
+		typentry = lookup_type_cache(typentry->domainBaseType,
+									 TYPECACHE_TUPDESC);
+	if (typentry->tupDesc == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("type %s is not composite",
+						format_type_be(typeOid))));
+	return typentry;
+}
+
+/*
  * Describe a type for storing values of it.
  */
 PlnType *
@@ -826,18 +849,8 @@ pln_build_datatype(Oid typeOid, int32 typmod, Oid collation,
 	/* a named row type: remember what to check it against at run time */
 	if (typ->is_composite && typeOid != RECORDOID)
 	{
-		TypeCacheEntry *typentry;
+		TypeCacheEntry *typentry = pln_row_type_cache_entry(typeOid);
 
-		typentry = lookup_type_cache(typeOid, TYPECACHE_TUPDESC |
-									 TYPECACHE_DOMAIN_BASE_INFO);
-		if (typentry->typtype == TYPTYPE_DOMAIN)
-			typentry = lookup_type_cache(typentry->domainBaseType,
-										 TYPECACHE_TUPDESC);
-		if (typentry->tupDesc == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-					 errmsg("type %s is not composite",
-							format_type_be(typeOid))));
 		typ->origtypname = origtypname ? copyObject(origtypname) : NULL;
 		typ->tcache = typentry;
 		typ->tupdesc_id = typentry->tupDesc_identifier;

@@ -39,7 +39,7 @@
 #include "plnimble.h"
 
 static void copy_datums(PlnExecState *estate, PlnFunction *func);
-static int	exec_stmt(PlnExecState *estate, PlnStmt *stmt);
+static inline int exec_stmt(PlnExecState *estate, PlnStmt *stmt);
 static int	exec_stmt_block(PlnExecState *estate, PlnStmtBlock *block);
 static int	exec_stmt_assign(PlnExecState *estate, PlnStmtAssign *stmt);
 static int	exec_stmt_if(PlnExecState *estate, PlnStmtIf *stmt);
@@ -51,6 +51,7 @@ static int	exec_stmt_exit(PlnExecState *estate, PlnStmtExit *stmt);
 static int	exec_stmt_foreach_a(PlnExecState *estate, PlnStmtForeachA *stmt);
 static int	exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt);
 static Datum cast_return_value(PlnExecState *estate, FunctionCallInfo fcinfo);
+static int	exec_toplevel_block_observed(PlnExecState *estate);
 
 /*
  * Run one call of a compiled function.
@@ -163,8 +164,15 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 	CHECK_FOR_INTERRUPTS();
 	/* calls recurse too: the top block is not run through exec_stmt */
 	check_stack_depth();
-	/* (a block runs the same inside a handler block or not: no check) */
-	rc = exec_stmt_block(&estate, func->action);
+
+	/*
+	 * (A block runs the same inside a handler block or not: no check.)
+	 * Consumers of the plugin hook attached now watch the call.
+	 */
+	if (unlikely(pln_plugins.first != NULL))
+		rc = exec_toplevel_block_observed(&estate);
+	else
+		rc = exec_stmt_block(&estate, func->action);
 	if (rc != PLN_RC_RETURN)
 	{
 		estate.err_stmt = NULL;
@@ -589,7 +597,7 @@ describe_fetch(PlnStmt *stmt)
 
 const PlnStmtKind pln_stmt_kinds[] = {
 #define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
-	[kind] = {name, lazy, nests, describe},
+	[kind] = {name, nests, describe},
 #include "pln_stmtkinds.h"
 #undef PLN_STMT_KIND
 };
@@ -640,13 +648,17 @@ exec_stmts(PlnExecState *estate, List *stmts)
 	return rc;
 }
 
-static int
-exec_stmt(PlnExecState *estate, PlnStmt *stmt)
+/*
+ * Run one statement (exec_stmt does).  This switch is copied into
+ * exec_stmt_observed too, so the functions of exec.c it calls are marked
+ * always-inline: with two callers each, the compiler would no longer
+ * inline them here.
+ */
+static pg_attribute_always_inline int
+exec_stmt_run(PlnExecState *estate, PlnStmt *stmt)
 {
-	int			rc = PLN_RC_OK; /* every kind has a case: never kept */
+	int			rc;
 	bool		lazy;
-
-	CHECK_FOR_INTERRUPTS();
 
 	lazy = pln_stmt_may_run_lazily(stmt);
 	if (!lazy)
@@ -657,8 +669,11 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 	 * recurses, however deeply the body nests them: there the stack is
 	 * checked (once per statement, not per iteration of a loop; the column
 	 * "nests" of pln_stmtkinds.h), unless their own statements run none
-	 * (see pln_stack_check_points).
+	 * (see pln_stack_check_points).  Every kind has a case, and no other
+	 * value can be there.
 	 */
+	if ((unsigned int) stmt->cmd_type >= lengthof(pln_stmt_kinds))
+		pg_unreachable();
 	switch (stmt->cmd_type)
 	{
 #define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
@@ -675,6 +690,50 @@ exec_stmt(PlnExecState *estate, PlnStmt *stmt)
 	if (!lazy)
 		pln_forget_plan_checks();
 
+	return rc;
+}
+
+/* exec_stmt while consumers of the plugin hook watch the call */
+static pg_noinline int
+exec_stmt_observed(PlnExecState *estate, PlnStmt *stmt)
+{
+	int			rc;
+
+	pln_plugin_stmt_beg(estate, stmt);
+	rc = exec_stmt_run(estate, stmt);
+	pln_plugin_stmt_end(estate, stmt);
+	return rc;
+}
+
+/* Run one statement: the plugin hook costs it one test */
+static inline int
+exec_stmt(PlnExecState *estate, PlnStmt *stmt)
+{
+	CHECK_FOR_INTERRUPTS();
+
+	if (unlikely(estate->plugins != NULL))
+		return exec_stmt_observed(estate, stmt);
+	return exec_stmt_run(estate, stmt);
+}
+
+/*
+ * The top block while consumers of the plugin hook watch: all of the
+ * call's moments are here, so that a call costs one test (the call's
+ * setup comes when its arguments are stored, its end before the result
+ * is converted).  The top block is a statement too.
+ */
+static pg_noinline int
+exec_toplevel_block_observed(PlnExecState *estate)
+{
+	PlnStmt    *top = (PlnStmt *) estate->func->action;
+	int			rc;
+
+	pln_plugin_call_setup(estate);
+	pln_plugin_call_beg(estate);
+	pln_plugin_stmt_beg(estate, top);
+	rc = exec_stmt_block(estate, estate->func->action);
+	pln_plugin_stmt_end(estate, top);
+	pln_plugin_call_end(estate);
 	return rc;
 }
 
@@ -705,7 +764,7 @@ exec_block_init_vars(PlnExecState *estate, PlnStmtBlock *block)
  * A block: initialise its variables, run its body, and handle EXIT aimed
  * at its label.
  */
-static int
+static pg_attribute_always_inline int
 exec_stmt_block(PlnExecState *estate, PlnStmtBlock *block)
 {
 	int			rc;
@@ -723,7 +782,7 @@ exec_stmt_block(PlnExecState *estate, PlnStmtBlock *block)
 	return exec_block_exit_rc(estate, block, rc);
 }
 
-static int
+static pg_attribute_always_inline int
 exec_stmt_assign(PlnExecState *estate, PlnStmtAssign *stmt)
 {
 	Assert(stmt->varno >= 0);
@@ -744,7 +803,7 @@ condition_holds(PlnExecState *estate, PlnExpr *cond)
 	return value && !isnull;
 }
 
-static int
+static pg_attribute_always_inline int
 exec_stmt_if(PlnExecState *estate, PlnStmtIf *stmt)
 {
 	List	   *branch = stmt->else_body;
@@ -825,7 +884,7 @@ case_store_search_value(PlnExecState *estate, PlnStmtCase *stmt)
 	return hidden;
 }
 
-static int
+static pg_attribute_always_inline int
 exec_stmt_case(PlnExecState *estate, PlnStmtCase *stmt)
 {
 	PlnVar	   *hidden = NULL;
@@ -921,11 +980,14 @@ exec_loop_body_rc_slow(PlnExecState *estate, int rc, const char *label,
  * (pln_run_handler_block_loop): the usual shape of "try this for every
  * row", and entering the block then costs no sigsetjmp per iteration.
  */
-static bool
+static inline bool
 body_is_handler_block(List *body)
 {
 	PlnStmtBlock *block;
 
+	/* consumers of the plugin hook see every iteration's block */
+	if (unlikely(pln_plugins.first != NULL))
+		return false;
 	if (list_length(body) != 1 ||
 		((PlnStmt *) linitial(body))->cmd_type != PLN_STMT_BLOCK)
 		return false;
@@ -961,7 +1023,7 @@ run_conditional_handler_loop(PlnExecState *estate, List *body,
 									  &loop.hloop);
 }
 
-static int
+static pg_attribute_always_inline int
 exec_stmt_loop(PlnExecState *estate, PlnStmtLoop *stmt)
 {
 	if (body_is_handler_block(stmt->body))
@@ -979,7 +1041,7 @@ exec_stmt_loop(PlnExecState *estate, PlnStmtLoop *stmt)
 	}
 }
 
-static int
+static pg_attribute_always_inline int
 exec_stmt_while(PlnExecState *estate, PlnStmtWhile *stmt)
 {
 	if (body_is_handler_block(stmt->body))
@@ -1070,7 +1132,7 @@ fori_next_iteration(PlnExecState *estate, PlnHandlerBlockLoop *hloop)
  * FOR i IN [REVERSE] lower .. upper [BY step]: the bounds and step are
  * evaluated once, as integers.
  */
-static int
+static pg_attribute_always_inline int
 exec_stmt_fori(PlnExecState *estate, PlnStmtForI *stmt)
 {
 	PlnVar	   *var;
@@ -1158,7 +1220,7 @@ exec_stmt_fori(PlnExecState *estate, PlnStmtForI *stmt)
  * EXIT and CONTINUE hand the label (NULL for none) to the enclosing
  * blocks and loops, which look at it as the result code passes them.
  */
-static int
+static pg_attribute_always_inline int
 exec_stmt_exit(PlnExecState *estate, PlnStmtExit *stmt)
 {
 	/* "EXIT WHEN cond" does nothing while cond is false or NULL */
@@ -1173,7 +1235,7 @@ exec_stmt_exit(PlnExecState *estate, PlnStmtExit *stmt)
  * FOREACH target [SLICE n] IN ARRAY expr LOOP: the body once per element
  * (or per n-dimensional slice) of the array, in storage order.
  */
-static int
+static pg_attribute_always_inline int
 exec_stmt_foreach_a(PlnExecState *estate, PlnStmtForeachA *stmt)
 {
 	PlnDatum   *loop_var = estate->datums[stmt->varno];
@@ -1276,7 +1338,7 @@ exec_stmt_foreach_a(PlnExecState *estate, PlnStmtForeachA *stmt)
  * RETURN: remember the value (it is converted to the result type at
  * function exit).
  */
-static int
+static pg_attribute_always_inline int
 exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 {
 	estate->retval = (Datum) 0;

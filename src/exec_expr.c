@@ -81,7 +81,8 @@ static EcontextStackEntry *econtext_free = NULL;
 uint64		pln_transaction_count = 0;
 
 static void exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr);
-static void remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource);
+static void remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource,
+								bool at_parse);
 static bool plan_cache_chooses_generic(CachedPlanSource *plansource);
 static bool uses_variables(PlnExpr *expr);
 static void plan_generic_again(PlnExecState *estate, PlnExpr *expr);
@@ -117,9 +118,13 @@ exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
 	SPIPlanPtr	plan;
 	SPIPrepareOptions options;
 	MemoryContext oldcontext;
+	bool		literal;
 
 	/* parsing and planning read the catalogs */
 	pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
+
+	/* x := 'abc' fails as it is parsed: see "Planning errors" below */
+	literal = pln_assigns_literal_purely(expr);
 
 	estate->cur_expr = expr;
 	memset(&options, 0, sizeof(options));
@@ -127,7 +132,17 @@ exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
 	options.parserSetupArg = (void *) expr;
 	options.parseMode = expr->parseMode;
 	options.cursorOptions = cursorOptions;
-	plan = SPI_prepare_extended(expr->query, &options);
+	PG_TRY();
+	{
+		plan = SPI_prepare_extended(expr->query, &options);
+	}
+	PG_CATCH();
+	{
+		if (literal)
+			remember_plan_error(expr, NULL, true);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare_extended failed for \"%s\": %s",
 			 expr->query, SPI_result_code_string(SPI_result));
@@ -156,6 +171,13 @@ exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
  * query still valid and the same search path.  Data errors from folding
  * come from immutable functions applied to constants, so they depend on
  * nothing else.
+ *
+ * Parsing fails the same way for x := 'abc' into an integer variable:
+ * the parser converts the literal with the type's input function.  When
+ * the assignment is just such a literal and the type's input function is
+ * on purity.c's list (pln_assigns_literal_purely), the error depends on
+ * nothing but the text and the type, and it is kept too, with its
+ * position in the statement, for the rest of the transaction.
  * ----------
  */
 
@@ -177,7 +199,8 @@ forget_plan_error(PlnExpr *expr)
  * when it is raised again.
  */
 static void
-remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource)
+remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource,
+					bool at_parse)
 {
 	MemoryContext oldcontext;
 	ErrorData  *edata;
@@ -191,7 +214,7 @@ remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource)
 	oldcontext = MemoryContextSwitchTo(expr->plan_error_cxt);
 	edata = CopyErrorData();
 	if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_DATA_EXCEPTION ||
-		edata->cursorpos > 0 || edata->internalpos > 0)
+		(!at_parse && (edata->cursorpos > 0 || edata->internalpos > 0)))
 	{
 		MemoryContextSwitchTo(oldcontext);
 		forget_plan_error(expr);
@@ -278,10 +301,11 @@ raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
 	ErrorData  *edata = expr->plan_error;
 
 	if (expr->plan_error_lxid == MyProc->lxid &&
-		expr->plan_error_source->is_valid &&
-		OverrideSearchPathMatchesCurrent(expr->plan_error_source->search_path) &&
-		(!uses_variables(expr) ||
-		 plan_cache_chooses_generic(expr->plan_error_source)))
+		(expr->plan_error_source == NULL ||	/* a literal, at parse */
+		 (expr->plan_error_source->is_valid &&
+		  OverrideSearchPathMatchesCurrent(expr->plan_error_source->search_path) &&
+		  (!uses_variables(expr) ||
+		   plan_cache_chooses_generic(expr->plan_error_source)))))
 	{
 		ErrorContextCallback inner;
 
@@ -300,6 +324,16 @@ raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
 				errdetail_internal("%s", edata->detail);
 			if (edata->hint)
 				errhint("%s", edata->hint);
+			/* a literal's error, from parsing, points into the statement */
+			if (unlikely(expr->plan_error_source == NULL))
+			{
+				if (edata->cursorpos > 0)
+					errposition(edata->cursorpos);
+				if (edata->internalpos > 0)
+					internalerrposition(edata->internalpos);
+				if (edata->internalquery)
+					internalerrquery(edata->internalquery);
+			}
 			errfinish(edata->filename, edata->lineno, edata->funcname);
 		}
 		pg_unreachable();
@@ -337,7 +371,7 @@ plan_generic_again(PlnExecState *estate, PlnExpr *expr)
 	}
 	PG_CATCH();
 	{
-		remember_plan_error(expr, plansource);
+		remember_plan_error(expr, plansource, false);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
@@ -351,14 +385,14 @@ plan_generic_again(PlnExecState *estate, PlnExpr *expr)
 /*
  * Is the query "SELECT expr" and nothing more: no tables, no clauses, no
  * sub-selects, aggregates, window functions or set-returning functions,
- * and exactly one result column?
+ * and exactly ncols result columns (one, but for SELECT ... INTO)?
  */
 static bool
-query_is_bare_select(Query *query)
+query_is_bare_select(Query *query, int ncols)
 {
 	if (!IsA(query, Query) || query->commandType != CMD_SELECT)
 		return false;
-	if (list_length(query->targetList) != 1)
+	if (list_length(query->targetList) != ncols)
 		return false;
 
 	/* nothing to read from, nothing to filter, group, sort or limit */
@@ -395,7 +429,10 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	expr->purity = PLN_PURITY_UNKNOWN;
 	expr->generic_plan_failed = false;
 
-	/* only plain expressions and assignments are evaluated as simple */
+	/*
+	 * Only plain expressions and assignments are evaluated as simple, and
+	 * the columns of a SELECT ... INTO variables (see exec_stmt_execsql)
+	 */
 	is_expression = (expr->parseMode == RAW_PARSE_PLPGSQL_EXPR ||
 					 expr->parseMode == RAW_PARSE_PLPGSQL_ASSIGN1 ||
 					 expr->parseMode == RAW_PARSE_PLPGSQL_ASSIGN2 ||
@@ -409,8 +446,12 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	if (list_length(plansource->query_list) != 1)
 		return;
 	query = (Query *) linitial(plansource->query_list);
-	if (!query_is_bare_select(query))
+	if (!query_is_bare_select(query, Max(expr->select_ncols, 1)))
 		return;
+	/* (a statement may also say FOR UPDATE: the SQL form checks that) */
+	if (expr->parseMode == RAW_PARSE_DEFAULT && expr->select_column > 0 &&
+		query->rowMarks == NIL)
+		is_expression = true;
 
 	/*
 	 * Get the generic plan; planning happens in the statement context.
@@ -431,7 +472,7 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	{
 		if (is_expression)
 		{
-			remember_plan_error(expr, plansource);
+			remember_plan_error(expr, plansource, false);
 			expr->generic_plan_failed = true;
 		}
 		PG_RE_THROW();
@@ -499,12 +540,15 @@ exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan)
 		return;
 	}
 
-	if (list_length(plan->targetlist) != 1)
+	if (list_length(plan->targetlist) != Max(expr->select_ncols, 1))
 	{
 		expr->simple_expr = NULL;
 		return;
 	}
-	tle_expr = castNode(TargetEntry, linitial(plan->targetlist))->expr;
+	/* (a SELECT ... INTO several variables: one column, see exec_sql.c) */
+	tle_expr = castNode(TargetEntry,
+						list_nth(plan->targetlist,
+								 Max(expr->select_column, 1) - 1))->expr;
 
 	expr->simple_expr = tle_expr;
 	expr->simple_type = exprType((Node *) tle_expr);
@@ -568,9 +612,17 @@ choose_rw_param(PlnExpr *expr)
 	Param	   *rwparam;
 	ListCell   *lc;
 
+	expr->text_append = 0;
 	if (target < 0 || !bms_is_member(target, expr->paramnos))
 		return;
 	datum = func->datums[target];
+	if (datum->dtype == PLN_DTYPE_VAR &&
+		!((PlnVar *) datum)->datatype->typisarray)
+	{
+		/* "s := s || x": see text_append.c */
+		pln_choose_text_append(expr, (PlnVar *) datum);
+		return;
+	}
 	if (datum->dtype != PLN_DTYPE_VAR ||
 		!((PlnVar *) datum)->datatype->typisarray)
 		return;
@@ -650,7 +702,12 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
 	TupleDesc	desc;
 
 	if (expr->plan == NULL)
+	{
+		/* a literal that failed to convert (returns if stale) */
+		if (unlikely(expr->plan_error != NULL))
+			raise_plan_error_again(estate, expr);
 		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+	}
 	else if (unlikely(expr->generic_plan_failed))
 	{
 		/*
@@ -861,10 +918,30 @@ simple_expr_build_state(PlnExecState *estate, PlnExpr *expr,
 	}
 	else
 	{
+		/* (should building the new state fail, the old is gone all the same) */
+		expr->simple_state = NULL;
+		expr->simple_state_lxid = InvalidLocalTransactionId;
 		if (expr->simple_state_cxt != NULL)
 			MemoryContextDelete(expr->simple_state_cxt);
 		expr->simple_state_cxt = NULL;
-		oldcontext = MemoryContextSwitchTo(simple_eval_estate->es_query_cxt);
+
+		/*
+		 * A state built earlier in this transaction is run by nothing
+		 * now (one busy in an outer recursion level is not rebuilt, see
+		 * exec_eval_simple_expr): it was abandoned by a caught error (see
+		 * restore_call_state) or made for an older plan.  It goes, so that
+		 * a loop catching an error in every iteration does not pile up
+		 * states; one of an earlier transaction went with its memory.
+		 */
+		if (expr->simple_impure_lxid == curlxid &&
+			expr->simple_impure_cxt != NULL)
+			MemoryContextDelete(expr->simple_impure_cxt);
+		expr->simple_impure_cxt =
+			AllocSetContextCreate(simple_eval_estate->es_query_cxt,
+								  "PL/nimble expression state",
+								  ALLOCSET_SMALL_SIZES);
+		expr->simple_impure_lxid = curlxid;
+		oldcontext = MemoryContextSwitchTo(expr->simple_impure_cxt);
 		expr->simple_state = ExecInitExprWithParams(expr->simple_expr,
 													estate->paramLI);
 		MemoryContextSwitchTo(oldcontext);
@@ -982,6 +1059,8 @@ spi_expr_error_callback(void *arg)
 
 	if (expr->parseMode == RAW_PARSE_PLPGSQL_EXPR)
 		errcontext("SQL expression \"%s\"", expr->query);
+	else if (expr->parseMode == RAW_PARSE_DEFAULT)
+		errcontext("SQL statement \"%s\"", expr->query);	/* SELECT INTO */
 	else
 		errcontext("PL/pgSQL assignment \"%s\"", expr->query);
 }
@@ -1374,8 +1453,11 @@ param_compile(ParamListInfo params, Param *param, ExprState *state,
 			 estate->datums[dno - estate->ndatums]->dtype == PLN_DTYPE_VAR)
 	{
 		/* the reference choose_rw_param marked */
+		PlnVar	   *var = (PlnVar *) estate->datums[dno - estate->ndatums];
+
 		step.opcode = EEOP_PARAM_CALLBACK;
-		step.d.cparam.paramfunc = param_eval_rw_array_var;
+		step.d.cparam.paramfunc = var->datatype->typisarray ?
+			param_eval_rw_array_var : pln_param_eval_append_slot;
 		step.d.cparam.paramarg = NULL;
 		step.d.cparam.paramid = param->paramid;
 		step.d.cparam.paramtype = param->paramtype;

@@ -19,8 +19,10 @@
 #include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
 #include "mb/stringinfo_mb.h"
+#include "storage/proc.h"
 #include "tcop/cmdtag.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/memutils.h"
 #include "utils/portal.h"
 #include "utils/syscache.h"
@@ -30,6 +32,11 @@
 #include "plnimble.h"
 
 static char *format_expr_params(PlnExecState *estate, const PlnExpr *expr);
+static int	select_into_width(PlnExecState *estate, PlnStmtExecSql *stmt);
+static void prepare_select_into(PlnExecState *estate, PlnStmtExecSql *stmt,
+								int ncols);
+static bool exec_select_into_simply(PlnExecState *estate,
+									PlnStmtExecSql *stmt);
 
 void
 exec_set_found(PlnExecState *estate, bool state)
@@ -261,8 +268,25 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 	long		maxrows;
 	int			rc;
 
-	if (expr->plan == NULL)
-		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+	if (expr->plan == NULL && !stmt->simple_into)
+	{
+		int			ncols = select_into_width(estate, stmt);
+
+		/* SELECT exprs INTO variables may run as assignments */
+		if (ncols > 0)
+			prepare_select_into(estate, stmt, ncols);
+		else
+			exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+	}
+	if (stmt->simple_into)
+	{
+		if (exec_select_into_simply(estate, stmt))
+			return PLN_RC_OK;
+		/* the SQL form after all, and the statement started lazily */
+		pln_allow_impure(estate, PLN_IMPURE_STATEMENT);
+		if (expr->plan == NULL)
+			exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+	}
 
 	if (!stmt->mod_stmt_set)
 	{
@@ -338,6 +362,237 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 				 (rc == SPI_OK_SELECT) ? errhint("If you want to discard the results of a SELECT, use PERFORM instead.") : 0));
 
 	return PLN_RC_OK;
+}
+
+/*
+ * The number of variables of "SELECT ... INTO [STRICT] variables" when
+ * the statement is one whose columns simple expressions could compute
+ * (the plan decides the rest, see exec_simple_check_plan), else 0.  Only
+ * an INTO list of plain variables qualifies: records, rows and fields
+ * keep the SQL form.  (The statement OPEN makes up to set a cursor's
+ * arguments has an expression list for its query, and keeps it too.)
+ */
+static int
+select_into_width(PlnExecState *estate, PlnStmtExecSql *stmt)
+{
+	PlnRow	   *row;
+	int			i;
+
+	if (!stmt->into || stmt->is_call || stmt->target == NULL ||
+		stmt->target->dtype != PLN_DTYPE_ROW ||
+		stmt->sqlstmt->parseMode != RAW_PARSE_DEFAULT)
+		return 0;
+	row = (PlnRow *) estate->datums[stmt->target->dno];
+	if (row->rowtupdesc != NULL || row->nfields < 1 ||
+		row->nfields > PG_INT16_MAX)
+		return 0;
+	for (i = 0; i < row->nfields; i++)
+	{
+		if (estate->datums[row->varnos[i]]->dtype != PLN_DTYPE_VAR)
+			return 0;
+	}
+	return row->nfields;
+}
+
+/*
+ * First run of a SELECT ... INTO ncols variables: prepare it, with an
+ * expression per column whose plan is checked for being simple as it is
+ * prepared.  With one column that is the statement's own query; with
+ * more, each column gets an expression of its own with the statement's
+ * text (so that SPI names the statement in the CONTEXT lines of errors
+ * raised while planning it), and the statement's query is prepared too,
+ * for the SQL form.  If all turn out simple, the statement is marked to
+ * run as assignments (exec_select_into_simply).  A planning error of the
+ * one-column form is kept with the expression and the statement stays
+ * marked; with more columns it runs as SQL from then on.
+ */
+static void
+prepare_select_into(PlnExecState *estate, PlnStmtExecSql *stmt, int ncols)
+{
+	PlnExpr    *expr = stmt->sqlstmt;
+	PlnFunction *func = expr->func;
+	PlnExpr   **cols;
+	int			i;
+
+	if (ncols == 1)
+	{
+		expr->select_column = 1;
+		expr->select_ncols = 1;
+		stmt->simple_cols = &stmt->sqlstmt;
+		stmt->simple_ncols = 1;
+		stmt->simple_into = true;
+		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+		if (expr->simple_expr == NULL)
+			stmt->simple_into = false;
+		return;
+	}
+
+	exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+	cols = MemoryContextAllocZero(func->fn_cxt, sizeof(PlnExpr *) * ncols);
+	for (i = 0; i < ncols; i++)
+	{
+		PlnExpr    *col = MemoryContextAllocZero(func->fn_cxt,
+												 sizeof(PlnExpr));
+
+		col->query = expr->query;
+		col->parseMode = expr->parseMode;
+		col->location = expr->location;
+		col->ns = expr->ns;
+		col->func = func;
+		col->target_param = -1;
+		col->select_column = i + 1;
+		col->select_ncols = ncols;
+		cols[i] = col;
+		exec_prepare_plan(estate, col, CURSOR_OPT_PARALLEL_OK);
+		if (col->simple_expr == NULL)
+			return;
+	}
+	stmt->simple_cols = cols;
+	stmt->simple_ncols = ncols;
+	stmt->simple_into = true;
+}
+
+/* what select_into_error_callback needs */
+typedef struct SelectIntoErrorArg
+{
+	PlnExecState *estate;
+	PlnExpr    *expr;
+} SelectIntoErrorArg;
+
+/*
+ * The CONTEXT line SPI adds to an error of the SQL form, for an error
+ * raised while the expression runs on the simple path.  (Planning goes
+ * through SPI, which adds it itself; an evaluation made to look like
+ * SPI's, after a failure or in a recursion level, gets it from
+ * spi_expr_error_callback.)  A syntax error position
+ * becomes a position in the statement, as SPI makes it.
+ */
+static void
+select_into_error_callback(void *arg)
+{
+	SelectIntoErrorArg *cb = (SelectIntoErrorArg *) arg;
+	int			position;
+
+	if (cb->estate->simple_expr_running != cb->expr ||
+		cb->expr->simple_failed_lxid == MyProc->lxid ||
+		pln_error_context_unseen(cb->estate, geterrcode()))
+		return;
+	position = geterrposition();
+	if (position > 0)
+	{
+		errposition(0);
+		internalerrposition(position);
+		internalerrquery(cb->expr->query);
+	}
+	else
+		errcontext("SQL statement \"%s\"", cb->expr->query);
+}
+
+/*
+ * Run "SELECT e1, ... INTO [STRICT] v1, ...", whose query has no FROM and
+ * nothing else that makes it more than one evaluation, as assignments
+ * (the statement may then also run in a handler block without a
+ * savepoint, see pln_stmt_may_run_lazily).  What the SQL form shows stays
+ * the same: the query yields exactly one row, so STRICT is satisfied,
+ * FOUND becomes true and ROW_COUNT 1 once the query has run; the columns
+ * are computed in order, all before any is stored, and stored in order
+ * with the conversion rules of INTO, which are those of an assignment;
+ * errors raised by the query carry its "SQL statement" line.
+ *
+ * With one column, a plan that is not simple (any more) is run as a
+ * query through SPI, as any expression would be.  With more, every
+ * column must be pure and simple, so that giving up half way (a plan
+ * that stopped being simple) leaves nothing done twice: then false is
+ * returned and the caller runs the SQL form.
+ */
+static bool
+exec_select_into_simply(PlnExecState *estate, PlnStmtExecSql *stmt)
+{
+	PlnRow	   *row = (PlnRow *) estate->datums[stmt->target->dno];
+	int			ncols = stmt->simple_ncols;
+	ErrorContextCallback errcallback;
+	SelectIntoErrorArg cbarg;
+	Datum	   *values;
+	bool	   *nulls;
+	Oid		   *types;
+	int32	   *typmods;
+	Datum		value1;
+	bool		null1;
+	Oid			type1;
+	int32		typmod1;
+	int			i;
+
+	if (ncols == 1)
+	{
+		values = &value1;
+		nulls = &null1;
+		types = &type1;
+		typmods = &typmod1;
+	}
+	else
+	{
+		MemoryContext scratch = estate->eval_econtext->ecxt_per_tuple_memory;
+
+		for (i = 0; i < ncols; i++)
+		{
+			PlnExpr    *col = stmt->simple_cols[i];
+
+			if (col->simple_expr == NULL || col->plan_error != NULL ||
+				col->purity != PLN_PURITY_PURE)
+				return false;
+		}
+		values = MemoryContextAlloc(scratch, sizeof(Datum) * ncols);
+		nulls = MemoryContextAlloc(scratch, sizeof(bool) * ncols);
+		types = MemoryContextAlloc(scratch, sizeof(Oid) * ncols);
+		typmods = MemoryContextAlloc(scratch, sizeof(int32) * ncols);
+	}
+
+	cbarg.estate = estate;
+	cbarg.expr = NULL;
+	errcallback.callback = select_into_error_callback;
+	errcallback.arg = &cbarg;
+	errcallback.previous = error_context_stack;
+	for (i = 0; i < ncols; i++)
+	{
+		PlnExpr    *col = stmt->simple_cols[i];
+		bool		done = false;
+
+		if (likely(col->simple_expr != NULL && col->plan_error == NULL))
+		{
+			cbarg.expr = col;
+			error_context_stack = &errcallback;
+			done = exec_eval_simple_expr(estate, col, &values[i], &nulls[i],
+										 &types[i], &typmods[i]);
+			error_context_stack = errcallback.previous;
+		}
+		if (!done && ncols > 1)
+			return false;		/* (only pure work was done) */
+		if (!done)
+			values[i] = exec_eval_expr_general(estate, col, &nulls[i],
+											   &types[i], &typmods[i]);
+
+		/*
+		 * Storing a column may free a variable's value that a later column
+		 * still holds (SELECT y, x INTO x, y): the row's values are
+		 * copies, as in the SQL form.
+		 */
+		if (ncols > 1 && !nulls[i] && !col->simple_typbyval)
+		{
+			MemoryContext oldcontext;
+
+			oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
+			values[i] = datumCopy(values[i], false, col->simple_typlen);
+			MemoryContextSwitchTo(oldcontext);
+		}
+	}
+
+	exec_set_found(estate, true);
+	estate->eval_processed = 1;
+	for (i = 0; i < ncols; i++)
+		exec_assign_value(estate, estate->datums[row->varnos[i]],
+						  values[i], nulls[i], types[i], typmods[i]);
+	exec_eval_cleanup(estate);
+	return true;
 }
 
 /*

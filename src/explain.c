@@ -326,6 +326,31 @@ lazy_stmt_impurity(SavepointPlan *sp, PlnStmt *stmt)
 
 		case PLN_STMT_FORS:
 		case PLN_STMT_EXECSQL:
+			{
+				PlnStmtExecSql *execsql = (PlnStmtExecSql *) stmt;
+
+				/* SELECT exprs INTO variables, once run (exec_sql.c) */
+				if (execsql->simple_into)
+				{
+					PlnRow	   *row = (PlnRow *) execsql->target;
+					int			i;
+
+					why = NULL;
+					for (i = 0; i < execsql->simple_ncols; i++)
+					{
+						PlnVar	   *var = (PlnVar *) sp->estate->datums[row->varnos[i]];
+
+						FIRST_REASON(why, expr_impurity(sp, execsql->simple_cols[i],
+														var->datatype->typoid,
+														var->datatype->atttypmod));
+					}
+					/* several columns run as SQL unless all are pure */
+					if (why != NULL && execsql->simple_ncols > 1)
+						return pstrdup("runs SQL");
+					return why;
+				}
+				return pstrdup("runs SQL");
+			}
 		case PLN_STMT_PERFORM:
 		case PLN_STMT_DYNEXECUTE:
 		case PLN_STMT_DYNFORS:
@@ -489,8 +514,8 @@ show_stmts(SavepointPlan *sp, List *stmts, int depth)
 }
 
 /* Is the function's language one whose call handler is ours? */
-static bool
-function_runs_on_plnimble(Oid funcoid)
+bool
+pln_function_runs_on_plnimble(Oid funcoid)
 {
 	HeapTuple	proctup;
 	HeapTuple	langtup;
@@ -530,7 +555,7 @@ plnimble_savepoint_plan(PG_FUNCTION_ARGS)
 	List	   *top;
 	int			rc;
 
-	if (!function_runs_on_plnimble(funcoid))
+	if (!pln_function_runs_on_plnimble(funcoid))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("function %s is not run by %s",

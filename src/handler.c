@@ -161,6 +161,9 @@ _PG_init(void)
 	if (inited)
 		return;
 
+	/* (before the settings whose assign hooks attach consumers) */
+	pln_plugin_init();
+
 	DefineCustomEnumVariable("plnimble.variable_conflict",
 							 gettext_noop("Sets handling of conflicts between PL/nimble variable names and table column names."),
 							 NULL,
@@ -221,6 +224,9 @@ _PG_init(void)
 							 false,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+
+	pln_profiler_init();
+	pln_tracer_init();
 
 	MarkGUCPrefixReserved("plnimble");
 

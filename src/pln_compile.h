@@ -80,6 +80,7 @@ extern MemoryContext pln_compile_tmp_cxt;
 extern PlnFunction *pln_compile(FunctionCallInfo fcinfo, bool forValidator);
 extern PlnFunction *pln_compile_inline(char *proc_source);
 extern void pln_parser_setup(struct ParseState *pstate, PlnExpr *expr);
+extern struct TypeCacheEntry *pln_row_type_cache_entry(Oid typeOid);
 extern PlnType *pln_build_datatype(Oid typeOid, int32 typmod,
 								   Oid collation, TypeName *origtypname);
 extern PlnVariable *pln_build_variable(const char *refname, int lineno,

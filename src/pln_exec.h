@@ -47,6 +47,8 @@ typedef struct PlnExecState
 	ParamListInfo paramLI;		/* gives SQL access to the datums */
 	PlnExpr    *cur_expr;		/* expression being prepared or run by SPI */
 	PlnExpr    *simple_expr_running;	/* simple expression being evaluated */
+	bool		text_append_hit;	/* the expression computed only what
+									 * to append (text_append.c) */
 	int			recursion_level;	/* calls of this function that were
 									 * running when this one started */
 
@@ -98,6 +100,9 @@ typedef struct PlnExecState
 	 * block entered has initialised its variables.
 	 */
 	PlnVariable *err_var;
+
+	/* consumers of the plugin hook watching this call, or NULL */
+	struct PlnPluginCall *plugins;	/* see pln_plugin.h */
 } PlnExecState;
 
 /* Result codes of statement execution */
@@ -123,7 +128,6 @@ extern const char *pln_stmt_typename(PlnStmt *stmt);
 typedef struct PlnStmtKind
 {
 	const char *name;			/* untranslated */
-	bool		may_run_lazily;
 	bool		nests;			/* runs statements of its own */
 	const char *(*describe) (PlnStmt *stmt);	/* or NULL: the name */
 } PlnStmtKind;
@@ -368,6 +372,14 @@ extern void pln_rec_set_tuple(PlnExecState *estate, PlnRec *rec,
 							  HeapTuple tup, TupleDesc tupdesc);
 extern char *convert_value_to_string(PlnExecState *estate, Datum value,
 									 Oid valtype);
+
+/* text_append.c: text variables that grow in place */
+extern void pln_choose_text_append(PlnExpr *expr, PlnVar *var);
+extern void pln_param_eval_append_slot(ExprState *state,
+									   struct ExprEvalStep *op,
+									   ExprContext *econtext);
+extern void pln_text_append_store(PlnExecState *estate, PlnVar *var,
+								  PlnExpr *expr, Datum tail, bool tailnull);
 
 /* raise.c */
 extern int	exec_stmt_raise(PlnExecState *estate, PlnStmtRaise *stmt);

@@ -66,12 +66,31 @@ extern bool pln_innermost_frame_is_lazy(PlnStmt **stmt);	/* lazy_check.c */
 
 /*
  * May the statement start running inside a handler block that has no
- * subtransaction yet?  The column "lazy" of pln_stmtkinds.h says.
+ * subtransaction yet?  The column "lazy" of pln_stmtkinds.h says, but for
+ * one case: a SELECT expr INTO variable that runs as an assignment
+ * (exec_stmt_execsql) may, once its first run has established that.
  */
 static inline bool
 pln_stmt_may_run_lazily(PlnStmt *stmt)
 {
-	return pln_stmt_kinds[stmt->cmd_type].may_run_lazily;
+	/*
+	 * SELECT expr INTO var run as an assignment (see exec_stmt_execsql) is
+	 * the one exception to the table's lazy column.
+	 */
+	if (stmt->cmd_type == PLN_STMT_EXECSQL &&
+		((PlnStmtExecSql *) stmt)->simple_into)
+		return true;
+
+	/* generated from pln_stmtkinds.h; the compiler makes it one bit test */
+	switch (stmt->cmd_type)
+	{
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
+		case kind: \
+			return lazy;
+#include "pln_stmtkinds.h"
+#undef PLN_STMT_KIND
+	}
+	return false;
 }
 
 /*
@@ -179,10 +198,12 @@ extern bool pln_expr_tree_is_pure(Node *node, PlnFunction *func);
 extern bool pln_expr_tree_calls_only_pure(Node *node, PlnFunction *func);
 extern void pln_expr_analyse_purity(PlnExpr *expr);
 extern Oid	pln_pure_output_function(Oid typid);
+extern bool pln_assigns_literal_purely(PlnExpr *expr);
 extern char *pln_describe_impurity(Node *node, PlnFunction *func);
 
 /* explain.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_plan(PG_FUNCTION_ARGS);
+extern bool pln_function_runs_on_plnimble(Oid funcoid);
 
 /* funcs.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_stats(PG_FUNCTION_ARGS);

@@ -107,6 +107,11 @@ typedef struct PlnVar
 	Datum		value;
 	bool		isnull;
 	bool		freeval;
+	/* a text buffer with room to grow, valid while it is value (see
+	 * text_append.c); append_cap is its allocated size (at most
+	 * MaxAllocSize, and kept in what would be padding) */
+	uint32		append_cap;
+	char	   *append_buf;
 } PlnVar;
 
 typedef struct PlnRow
@@ -216,6 +221,13 @@ typedef struct PlnExpr
 	int			target_param;	/* dno assigned by an assignment, or -1 */
 	int			rw_param_dno;	/* 1 + dno of the variable the simple
 								 * expression may change in place, or 0 */
+	char		text_append;	/* 's' or 'c': the simple expression
+								 * appends to the target (text_append.c) */
+	int16		select_column;	/* the query of a SELECT ... INTO
+								 * variables, which may be simple too:
+								 * the column (from 1) evaluated, of
+								 * select_ncols (exec_sql.c); else 0 */
+	int16		select_ncols;
 
 	/* simple-expression evaluation state, see exec_expr.c */
 	Expr	   *simple_expr;	/* NULL if not simple */
@@ -237,6 +249,9 @@ typedef struct PlnExpr
 	ExprState  *simple_state;	/* valid in transaction simple_state_lxid */
 	LocalTransactionId simple_state_lxid;
 	MemoryContext simple_state_cxt; /* holds a pure expression's state */
+	MemoryContext simple_impure_cxt;	/* holds an impure one's state of
+										 * transaction simple_impure_lxid */
+	LocalTransactionId simple_impure_lxid;
 	int			simple_state_generation;	/* of the plan it was built
 											 * from */
 	bool		simple_in_use;	/* recursion guard */
@@ -493,6 +508,12 @@ typedef struct PlnStmtExecSql
 	bool		is_do;			/* DO, for the CONTEXT line */
 	bool		call_target_set;	/* call_target worked out yet? */
 	struct PlnRow *call_target; /* variables of CALL's output arguments */
+	bool		simple_into;	/* SELECT exprs INTO variables, run as
+								 * assignments (exec_sql.c) */
+	int			simple_ncols;	/* how many */
+	struct PlnExpr **simple_cols;	/* the expression of each (the first
+									 * is sqlstmt itself when there is
+									 * one) */
 } PlnStmtExecSql;
 
 typedef struct PlnStmtPerform

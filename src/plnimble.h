@@ -18,6 +18,8 @@
  *	pln_savepoint.h lazy savepoints: exception blocks, the gates impure
  *					work passes, purity analysis, the plan view
  *	pln_handler.h	settings and the entry points the server calls
+ *	pln_plugin.h	the plugin hook for debuggers, profilers, tracers
+ *	pln_profiler.h	the profiler, coverage and tracer built on it
  *
  * Every source file includes this header, which includes them all.
  *
@@ -46,5 +48,7 @@
 #include "pln_exec.h"
 #include "pln_savepoint.h"
 #include "pln_handler.h"
+#include "pln_plugin.h"
+#include "pln_profiler.h"
 
 #endif							/* PLNIMBLE_H */

@@ -35,6 +35,7 @@
 #include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
 #include "nodes/nodeFuncs.h"
+#include "parser/scansup.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
@@ -455,6 +456,83 @@ pln_pure_output_function(Oid typid)
 	const PureIOType *io = pure_io_type(typid);
 
 	return io ? io->output : InvalidOid;
+}
+
+/*
+ * Is the assignment expr "variable := 'literal'", into a scalar variable
+ * of a type on the pure list?  The parser converts such a literal with
+ * the type's input function, which depends on nothing but the text, so
+ * an error it raises would be raised again the same way (exec_expr.c
+ * keeps it: see "Planning errors" there).
+ *
+ * The text is only scanned, not parsed (it may not even parse): a name,
+ * := or =, one plain quoted literal without backslashes, and nothing
+ * else but white space.  Anything more (comments, E'' strings, casts)
+ * does not qualify.
+ */
+bool
+pln_assigns_literal_purely(PlnExpr *expr)
+{
+	PlnDatum   *datum;
+	const char *p = expr->query;
+
+	if (expr->parseMode != RAW_PARSE_PLPGSQL_ASSIGN1 ||
+		expr->target_param < 0)
+		return false;
+	datum = expr->func->datums[expr->target_param];
+	if (datum->dtype != PLN_DTYPE_VAR ||
+		pure_io_type(((PlnVar *) datum)->datatype->typoid) == NULL)
+		return false;
+
+	/* the variable's name, plain or quoted */
+	if (*p == '"')
+	{
+		for (p++; *p != '\0'; p++)
+		{
+			if (*p == '"' && p[1] != '"')
+				break;
+			if (*p == '"')
+				p++;
+		}
+		if (*p++ != '"')
+			return false;
+	}
+	else
+	{
+		if (!(isalpha((unsigned char) *p) || *p == '_' || IS_HIGHBIT_SET(*p)))
+			return false;
+		while (isalnum((unsigned char) *p) || *p == '_' || *p == '$' ||
+			   IS_HIGHBIT_SET(*p))
+			p++;
+	}
+	while (scanner_isspace(*p))
+		p++;
+	if (p[0] == ':' && p[1] == '=')
+		p += 2;
+	else if (p[0] == '=')
+		p++;
+	else
+		return false;
+	while (scanner_isspace(*p))
+		p++;
+
+	/* one literal */
+	if (*p++ != '\'')
+		return false;
+	for (;;)
+	{
+		if (*p == '\0' || *p == '\\')
+			return false;
+		if (*p == '\'' && p[1] == '\'')
+			p += 2;
+		else if (*p == '\'')
+			break;
+		else
+			p++;
+	}
+	for (p++; scanner_isspace(*p); p++)
+		;
+	return *p == '\0';
 }
 
 /*

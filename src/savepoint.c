@@ -383,6 +383,9 @@ materialize_frame(PlnExecState *estate, PlnSavepointFrame *frame)
 	MemoryContextSwitchTo(oldcontext);
 	frame->materialized = true;
 	pln_stats.savepoints_materialized++;
+	if (unlikely(estate->plugins != NULL))
+		pln_plugin_block_event(estate, frame->block,
+							   PLN_BLOCK_SAVEPOINT_STARTED);
 
 	estate->starting_savepoint = false;
 	estate->err_stmt = save_err_stmt;
@@ -530,6 +533,8 @@ catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
 	MemoryContextSwitchTo(frame->entry_context);
 
 	pln_stats.errors_caught_lazy++;
+	if (unlikely(estate->plugins != NULL))
+		pln_plugin_block_event(estate, block, PLN_BLOCK_CAUGHT_LAZY);
 	return edata;
 }
 
@@ -569,6 +574,8 @@ catch_with_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 	estate->err_text = NULL;
 
 	pln_stats.errors_caught_subxact++;
+	if (unlikely(estate->plugins != NULL))
+		pln_plugin_block_event(estate, frame->block, PLN_BLOCK_CAUGHT_SUBXACT);
 	return edata;
 }
 

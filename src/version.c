@@ -20,6 +20,7 @@
 
 #include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/parallel.h"
 #include "access/table.h"
 #include "catalog/indexing.h"
 #include "catalog/pg_extension.h"
@@ -84,7 +85,9 @@ installed_version(void)
 /*
  * Warn, once per session, when the installed SQL objects are not the
  * version this library was built for.  Called from the entry points; the
- * caller must be in a transaction.
+ * caller must be in a transaction.  Parallel workers, sessions of their
+ * own that run for a query of the user's, leave it to the leader: else
+ * every parallel query would repeat the warning once per worker.
  */
 void
 pln_check_sql_version(void)
@@ -94,6 +97,8 @@ pln_check_sql_version(void)
 	if (likely(sql_version_checked))
 		return;
 	sql_version_checked = true;
+	if (IsParallelWorker())
+		return;
 
 	installed = installed_version();
 	if (installed != NULL && strcmp(installed, PLN_EXT_VERSION) != 0)

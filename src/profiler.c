@@ -1,0 +1,1099 @@
+/*-------------------------------------------------------------------------
+ *
+ * profiler.c
+ *	  The profiler and coverage of PL/nimble functions: a consumer of the
+ *	  plugin hook (pln_plugin.h), attached while plnimble.profiler is on.
+ *
+ * Per statement of every function it sees run, the profiler counts
+ * executions, executions that ended in an error, total and maximum time
+ * (nanoseconds from a monotonic clock, see prof_clock below, shown as
+ * microseconds) and rows processed by SQL statements; per exception block
+ * also the subtransactions started and the errors caught with and without
+ * one (block_event).  Entries of a block that never needed its
+ * subtransaction are its executions minus the subtransactions started: a
+ * block starts at most one per entry.
+ *
+ * The counters live in session memory that survives transactions: a hash
+ * table by function OID, each entry with an array of counters indexed by
+ * statement id.  Replacing a function starts its counters afresh.  What
+ * the counters are shown against (lines, statement nesting, branches) is
+ * taken from the compiled tree when they are shown, not while they are
+ * counted.  DO blocks are not profiled: they have no OID to show them by.
+ *
+ * No callback runs when an error leaves a statement, so the profiler
+ * keeps its own stack of the statements and calls running, each entry
+ * tagged with the serial number of its call.  An entry is known to have
+ * ended in an error when
+ *	- a block of its call caught an error (block_event): every entry above
+ *	  the block's own;
+ *	- an event of a call finds entries of another call above its own: a
+ *	  nested call that an error left;
+ *	- a subtransaction is rolled back: the entries pushed inside it;
+ *	- the transaction aborts: all of them, unless the statement on top is
+ *	  a ROLLBACK of a procedure, which goes on running.
+ * Its time then runs until the profiler learns of the error.
+ *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "portability/instr_time.h"
+#include "storage/fd.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/hsearch.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/regproc.h"
+#include "utils/syscache.h"
+
+#include "plnimble.h"
+#include "pln_profiler.h"
+
+bool		pln_profiler_enabled = false;
+
+/* the counters of one version of a function, in session memory */
+typedef struct ProfVersion
+{
+	Oid			fn_oid;
+	TransactionId fn_xmin;
+	ItemPointerData fn_tid;
+	unsigned int nstatements;
+	PlnProfStats *stats;		/* [nstatements + 1], by stmtid; [0]: calls */
+	PlnProfShared **shared;		/* the same in shared memory, looked up on
+								 * first use; NULL when not preloaded */
+	uint64		shared_generation;	/* of the entries in shared[] */
+} ProfVersion;
+
+/* per function: the hash entry */
+typedef struct ProfFunc
+{
+	Oid			fn_oid;			/* hash key */
+	ProfVersion *ver;			/* the newest version counted */
+} ProfFunc;
+
+/* per call, PLN_PLUGIN_INFO (in the call's memory) */
+typedef struct ProfCall
+{
+	uint64		serial;
+	ProfVersion *ver;
+} ProfCall;
+
+/* an entry of the stack of things running */
+typedef struct ProfRunning
+{
+	uint64		serial;			/* of its call */
+	PlnStmt    *stmt;			/* NULL for the call itself; compared, never
+								 * read (an error may free the tree) */
+	PlnStmtType kind;			/* the statement's */
+	bool		handler_block;	/* a block with an EXCEPTION clause? */
+	unsigned int stmtid;		/* 0 for the call */
+	ProfVersion *ver;
+	SubTransactionId subid;		/* current when it started */
+	uint64		start;			/* prof_clock() */
+} ProfRunning;
+
+static MemoryContext prof_cxt = NULL;
+static HTAB *prof_funcs = NULL;
+static ProfRunning *prof_stack = NULL;
+static int	prof_depth = 0;
+static int	prof_alloc = 0;
+static uint64 prof_serial = 0;
+
+static void prof_choose_clock(void);
+static void prof_func_setup(PlnExecState *estate, PlnFunction *func);
+static void prof_func_beg(PlnExecState *estate, PlnFunction *func);
+static void prof_func_end(PlnExecState *estate, PlnFunction *func);
+static void prof_stmt_beg(PlnExecState *estate, PlnStmt *stmt);
+static void prof_stmt_end(PlnExecState *estate, PlnStmt *stmt);
+static void prof_block_event(PlnExecState *estate, PlnStmtBlock *block,
+							 PlnBlockEvent event);
+
+static PlnPlugin prof_plugin = {
+	.name = "plnimble profiler",
+	.func_setup = prof_func_setup,
+	.func_beg = prof_func_beg,
+	.func_end = prof_func_end,
+	.stmt_beg = prof_stmt_beg,
+	.stmt_end = prof_stmt_end,
+	.block_event = prof_block_event,
+};
+
+static void
+prof_init_memory(void)
+{
+	HASHCTL		ctl;
+
+	if (prof_cxt != NULL)
+		return;
+	prof_cxt = AllocSetContextCreate(TopMemoryContext,
+									 "PL/nimble profiler",
+									 ALLOCSET_DEFAULT_SIZES);
+	ctl.keysize = sizeof(Oid);
+	ctl.entrysize = sizeof(ProfFunc);
+	ctl.hcxt = prof_cxt;
+	prof_funcs = hash_create("PL/nimble profiler functions", 64, &ctl,
+							 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	prof_alloc = 64;
+	prof_stack = MemoryContextAlloc(prof_cxt, sizeof(ProfRunning) * prof_alloc);
+	prof_choose_clock();
+}
+
+/* ----------
+ * Counting
+ * ----------
+ */
+
+/* Add counters to counters (the maximum is a maximum) */
+void
+pln_prof_stats_add(PlnProfStats *dst, const PlnProfStats *delta)
+{
+	dst->exec_count += delta->exec_count;
+	dst->exec_err += delta->exec_err;
+	dst->total_ns += delta->total_ns;
+	if (delta->max_ns > dst->max_ns)
+		dst->max_ns = delta->max_ns;
+	dst->rows += delta->rows;
+	dst->block_entries += delta->block_entries;
+	dst->savepoints_started += delta->savepoints_started;
+	dst->caught_lazy += delta->caught_lazy;
+	dst->caught_subxact += delta->caught_subxact;
+}
+
+/* Count something of a statement (stmtid 0: of the call) */
+static void
+prof_count(ProfVersion *ver, unsigned int stmtid, const PlnProfStats *delta)
+{
+	pln_prof_stats_add(&ver->stats[stmtid], delta);
+	if (ver->shared != NULL)
+		pln_prof_shared_count(ver->fn_oid, ver->fn_xmin, stmtid,
+							  ver->shared, ver->nstatements + 1,
+							  &ver->shared_generation, delta);
+}
+
+/*
+ * The clock.  A statement is timed twice, so the clock's cost is most of
+ * the profiler's: clock_gettime (instr_time.h) costs 50-60 ns on the
+ * virtual machines the benchmarks ran on, the CPU's time-stamp counter a
+ * third of that.  The counter is used where the kernel itself keeps time
+ * with it (its clocksource is "tsc": the counter runs at a constant rate
+ * and agrees across CPUs), converted to nanoseconds with a rate measured
+ * against clock_gettime once per session; elsewhere instr_time.h's clock.
+ */
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#define PROF_HAVE_TSC 1
+#endif
+
+static bool prof_use_tsc = false;
+static double prof_ns_per_tick = 1.0;
+
+static inline uint64
+prof_clock(void)
+{
+#ifdef PROF_HAVE_TSC
+	if (likely(prof_use_tsc))
+		return __rdtsc();
+#endif
+	{
+		instr_time	t;
+
+		INSTR_TIME_SET_CURRENT(t);
+		return (uint64) t.tv_sec * 1000000000 + t.tv_nsec;
+	}
+}
+
+static inline uint64
+elapsed_ns(uint64 start, uint64 now)
+{
+	if (now <= start)
+		return 0;
+	if (prof_use_tsc)
+		return (uint64) ((double) (now - start) * prof_ns_per_tick);
+	return now - start;
+}
+
+/* Decide on the clock, once per session: see prof_clock */
+static void
+prof_choose_clock(void)
+{
+#ifdef PROF_HAVE_TSC
+	FILE	   *f;
+	char		source[32] = "";
+	instr_time	t0,
+				t1;
+	uint64		tsc0,
+				tsc1;
+
+	f = AllocateFile("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+	if (f == NULL)
+		return;
+	if (fgets(source, sizeof(source), f) == NULL)
+		source[0] = '\0';
+	FreeFile(f);
+	if (strncmp(source, "tsc\n", 4) != 0)
+		return;
+
+	/* the counter's rate, over a millisecond */
+	INSTR_TIME_SET_CURRENT(t0);
+	tsc0 = __rdtsc();
+	do
+	{
+		INSTR_TIME_SET_CURRENT(t1);
+		INSTR_TIME_SUBTRACT(t1, t0);
+	} while (INSTR_TIME_GET_MICROSEC(t1) < 1000);
+	tsc1 = __rdtsc();
+	if (tsc1 <= tsc0)
+		return;
+	prof_ns_per_tick = INSTR_TIME_GET_DOUBLE(t1) * 1e9 / (double) (tsc1 - tsc0);
+	prof_use_tsc = true;
+	elog(DEBUG1, "PL/nimble profiler: time-stamp counter at %.4f ns per tick",
+		 prof_ns_per_tick);
+#endif
+}
+
+/*
+ * Pop the top entry: it ended now, in an error or not.  (The session's
+ * counters are updated in place: this runs for every statement.)
+ */
+static inline void
+prof_pop(uint64 now, bool error, uint64 rows)
+{
+	ProfRunning *r = &prof_stack[--prof_depth];
+	ProfVersion *ver = r->ver;
+	PlnProfStats *st = &ver->stats[r->stmtid];
+	uint64		ns = elapsed_ns(r->start, now);
+
+	st->exec_count++;
+	st->exec_err += error;
+	st->total_ns += ns;
+	if (ns > st->max_ns)
+		st->max_ns = ns;
+	st->rows += rows;
+	st->block_entries += r->handler_block;
+
+	if (unlikely(ver->shared != NULL))
+	{
+		PlnProfStats delta = {0};
+
+		delta.exec_count = 1;
+		delta.exec_err = error;
+		delta.total_ns = delta.max_ns = ns;
+		delta.rows = rows;
+		delta.block_entries = r->handler_block;
+		pln_prof_shared_count(ver->fn_oid, ver->fn_xmin, r->stmtid,
+							  ver->shared, ver->nstatements + 1,
+							  &ver->shared_generation, &delta);
+	}
+}
+
+/* Entries above the call's own belong to calls an error left */
+static void
+prof_pop_dead_calls(uint64 serial, uint64 now)
+{
+	while (prof_depth > 0 && prof_stack[prof_depth - 1].serial != serial)
+		prof_pop(now, true, 0);
+}
+
+static inline void
+prof_push(ProfCall *call, PlnStmt *stmt)
+{
+	ProfRunning *r;
+
+	if (prof_depth == prof_alloc)
+	{
+		prof_alloc *= 2;
+		prof_stack = repalloc(prof_stack, sizeof(ProfRunning) * prof_alloc);
+	}
+	r = &prof_stack[prof_depth++];
+	r->serial = call->serial;
+	r->stmt = stmt;
+	r->kind = stmt ? stmt->cmd_type : PLN_STMT_BLOCK;
+	r->handler_block = stmt != NULL && stmt->cmd_type == PLN_STMT_BLOCK &&
+		((PlnStmtBlock *) stmt)->exceptions != NULL;
+	r->stmtid = stmt ? stmt->stmtid : 0;
+	r->ver = call->ver;
+	r->subid = GetCurrentSubTransactionId();
+	r->start = prof_clock();
+}
+
+/*
+ * Find the entry of the call's statement (or of the call, stmt NULL), and
+ * end everything above it in an error.  False if it is not there (the
+ * profiler was attached while the call ran).
+ */
+static bool
+prof_unwind_to(uint64 serial, PlnStmt *stmt, uint64 now)
+{
+	int			i;
+
+	prof_pop_dead_calls(serial, now);
+	for (i = prof_depth - 1; i >= 0; i--)
+	{
+		if (prof_stack[i].serial != serial)
+			return false;
+		if (prof_stack[i].stmt == stmt)
+			break;
+	}
+	if (i < 0)
+		return false;
+	while (prof_depth > i + 1)
+		prof_pop(now, true, 0);
+	return true;
+}
+
+static inline ProfCall *
+prof_call(PlnExecState *estate)
+{
+	return (ProfCall *) PLN_PLUGIN_INFO(estate, &prof_plugin);
+}
+
+/* The counters of the function's version, made afresh for a new one */
+static ProfVersion *
+prof_lookup(PlnFunction *func)
+{
+	ProfFunc   *pf;
+	ProfVersion *ver;
+	bool		found;
+
+	prof_init_memory();
+	pf = hash_search(prof_funcs, &func->fn_oid, HASH_ENTER, &found);
+	ver = found ? pf->ver : NULL;
+	if (ver != NULL && ver->fn_xmin == func->fn_xmin &&
+		ItemPointerEquals(&ver->fn_tid, &func->fn_tid) &&
+		ver->nstatements == func->nstatements)
+		return ver;
+
+	/*
+	 * The old version's counters are left to calls of it still running:
+	 * they are small, and replacing a function while profiling is rare.
+	 */
+	ver = MemoryContextAllocZero(prof_cxt, sizeof(ProfVersion));
+	ver->fn_oid = func->fn_oid;
+	ver->fn_xmin = func->fn_xmin;
+	ver->fn_tid = func->fn_tid;
+	ver->nstatements = func->nstatements;
+	ver->stats = MemoryContextAllocZero(prof_cxt,
+										sizeof(PlnProfStats) * (func->nstatements + 1));
+	if (pln_prof_shared_active())
+		ver->shared = MemoryContextAllocZero(prof_cxt,
+											 sizeof(PlnProfShared *) * (func->nstatements + 1));
+	pf->ver = ver;
+	return ver;
+}
+
+static void
+prof_func_setup(PlnExecState *estate, PlnFunction *func)
+{
+	ProfCall   *call;
+
+	if (!OidIsValid(func->fn_oid))
+		return;					/* a DO block */
+	call = palloc(sizeof(ProfCall));
+	call->serial = ++prof_serial;
+	call->ver = prof_lookup(func);
+	PLN_PLUGIN_INFO(estate, &prof_plugin) = call;
+}
+
+static void
+prof_func_beg(PlnExecState *estate, PlnFunction *func)
+{
+	ProfCall   *call = prof_call(estate);
+
+	if (call != NULL)
+		prof_push(call, NULL);
+}
+
+static void
+prof_func_end(PlnExecState *estate, PlnFunction *func)
+{
+	ProfCall   *call = prof_call(estate);
+	uint64		now;
+
+	if (call == NULL)
+		return;
+	now = prof_clock();
+	if (prof_unwind_to(call->serial, NULL, now))
+		prof_pop(now, false, 0);
+}
+
+static void
+prof_stmt_beg(PlnExecState *estate, PlnStmt *stmt)
+{
+	ProfCall   *call = prof_call(estate);
+
+	if (call == NULL || stmt->stmtid > call->ver->nstatements)
+		return;
+	if (prof_depth > 0 && prof_stack[prof_depth - 1].serial != call->serial)
+	{
+		uint64		now;
+
+		now = prof_clock();
+		prof_pop_dead_calls(call->serial, now);
+	}
+	prof_push(call, stmt);
+}
+
+/* Do statements of the kind report rows in estate->eval_processed? */
+static bool
+stmt_processes_rows(PlnStmt *stmt)
+{
+	switch (stmt->cmd_type)
+	{
+		case PLN_STMT_EXECSQL:
+		case PLN_STMT_DYNEXECUTE:
+		case PLN_STMT_PERFORM:
+		case PLN_STMT_RETURN_QUERY:
+		case PLN_STMT_FETCH:
+			return true;
+		case PLN_STMT_BLOCK:
+		case PLN_STMT_ASSIGN:
+		case PLN_STMT_IF:
+		case PLN_STMT_CASE:
+		case PLN_STMT_LOOP:
+		case PLN_STMT_WHILE:
+		case PLN_STMT_FORI:
+		case PLN_STMT_FORS:
+		case PLN_STMT_EXIT:
+		case PLN_STMT_RETURN:
+		case PLN_STMT_RAISE:
+		case PLN_STMT_ASSERT:
+		case PLN_STMT_GETDIAG:
+		case PLN_STMT_DYNFORS:
+		case PLN_STMT_OPEN:
+		case PLN_STMT_CLOSE:
+		case PLN_STMT_FORC:
+		case PLN_STMT_RETURN_NEXT:
+		case PLN_STMT_FOREACH_A:
+		case PLN_STMT_COMMIT:
+		case PLN_STMT_ROLLBACK:
+			break;
+	}
+	return false;
+}
+
+static void
+prof_stmt_end(PlnExecState *estate, PlnStmt *stmt)
+{
+	ProfCall   *call = prof_call(estate);
+	uint64		now;
+
+	if (call == NULL || stmt->stmtid > call->ver->nstatements)
+		return;
+	now = prof_clock();
+	if (prof_depth == 0 || prof_stack[prof_depth - 1].serial != call->serial ||
+		prof_stack[prof_depth - 1].stmt != stmt)
+	{
+		if (!prof_unwind_to(call->serial, stmt, now))
+			return;
+	}
+	prof_pop(now, false,
+			 stmt_processes_rows(stmt) ? estate->eval_processed : 0);
+}
+
+static void
+prof_block_event(PlnExecState *estate, PlnStmtBlock *block,
+				 PlnBlockEvent event)
+{
+	ProfCall   *call = prof_call(estate);
+	PlnProfStats delta = {0};
+	uint64		now;
+
+	if (call == NULL || block->stmtid > call->ver->nstatements)
+		return;
+	switch (event)
+	{
+		case PLN_BLOCK_SAVEPOINT_STARTED:
+			delta.savepoints_started = 1;
+			prof_count(call->ver, block->stmtid, &delta);
+			return;
+		case PLN_BLOCK_CAUGHT_LAZY:
+			delta.caught_lazy = 1;
+			break;
+		case PLN_BLOCK_CAUGHT_SUBXACT:
+			delta.caught_subxact = 1;
+			break;
+	}
+	prof_count(call->ver, block->stmtid, &delta);
+	/* what ran inside the block ended in the error */
+	now = prof_clock();
+	(void) prof_unwind_to(call->serial, (PlnStmt *) block, now);
+}
+
+/* Transaction and subtransaction ends: see the file header */
+static void
+prof_xact_cb(XactEvent event, void *arg)
+{
+	uint64		now;
+
+	if (event != XACT_EVENT_ABORT || prof_depth == 0)
+		return;
+	if (prof_stack[prof_depth - 1].stmt != NULL &&
+		prof_stack[prof_depth - 1].kind == PLN_STMT_ROLLBACK)
+		return;
+	now = prof_clock();
+	while (prof_depth > 0)
+		prof_pop(now, true, 0);
+}
+
+static void
+prof_subxact_cb(SubXactEvent event, SubTransactionId mySubid,
+				SubTransactionId parentSubid, void *arg)
+{
+	uint64		now;
+
+	if (event != SUBXACT_EVENT_ABORT_SUB)
+		return;
+	now = prof_clock();
+	while (prof_depth > 0 && prof_stack[prof_depth - 1].subid >= mySubid)
+		prof_pop(now, true, 0);
+}
+
+static void
+prof_assign(bool newval, void *extra)
+{
+	if (newval)
+		pln_plugin_attach(&prof_plugin);
+	else
+		pln_plugin_detach(&prof_plugin);
+}
+
+/* At module load (handler.c) */
+void
+pln_profiler_init(void)
+{
+	DefineCustomBoolVariable("plnimble.profiler",
+							 gettext_noop("Count executions and time of every statement of PL/nimble functions."),
+							 gettext_noop("plnimble_profiler_function_tb() and the other profiler functions show the counts."),
+							 &pln_profiler_enabled,
+							 false,
+							 PGC_USERSET, 0,
+							 NULL, prof_assign, NULL);
+	RegisterXactCallback(prof_xact_cb, NULL);
+	RegisterSubXactCallback(prof_subxact_cb, NULL);
+	if (process_shared_preload_libraries_in_progress)
+		pln_prof_shared_init();
+}
+
+/* ----------
+ * Showing
+ * ----------
+ */
+
+/* What a statement is in the tree, for showing its counters */
+typedef struct ProfStmtPlace
+{
+	PlnStmt    *stmt;
+	int			parent;			/* stmtid, 0 for the top block */
+	const char *parent_note;
+	int			nesting;
+} ProfStmtPlace;
+
+/* The statements of a compiled function, in order, with their places */
+typedef struct ProfTree
+{
+	PlnFunction *func;
+	ProfStmtPlace *places;		/* in tree order */
+	int			nplaces;
+	PlnProfStats *stats;		/* [nstatements + 1]: the counters of this
+								 * version (zeros when none) */
+} ProfTree;
+
+/*
+ * What the n-th nested body of a statement is (in the order of
+ * pln_stmt_nested_bodies)
+ */
+static const char *
+body_note(PlnStmt *stmt, int n, int nbodies)
+{
+	switch (stmt->cmd_type)
+	{
+		case PLN_STMT_BLOCK:
+			return n == 0 ? "body" : "exception handler";
+		case PLN_STMT_IF:
+			if (n == 0)
+				return "then";
+			return n == nbodies - 1 ? "else" : "elsif";
+		case PLN_STMT_CASE:
+			return n == nbodies - 1 ? "else" : "when";
+		case PLN_STMT_LOOP:
+		case PLN_STMT_WHILE:
+		case PLN_STMT_FORI:
+		case PLN_STMT_FORS:
+		case PLN_STMT_DYNFORS:
+		case PLN_STMT_FORC:
+		case PLN_STMT_FOREACH_A:
+			return "loop body";
+		case PLN_STMT_ASSIGN:
+		case PLN_STMT_EXIT:
+		case PLN_STMT_RETURN:
+		case PLN_STMT_RAISE:
+		case PLN_STMT_ASSERT:
+		case PLN_STMT_EXECSQL:
+		case PLN_STMT_PERFORM:
+		case PLN_STMT_GETDIAG:
+		case PLN_STMT_DYNEXECUTE:
+		case PLN_STMT_OPEN:
+		case PLN_STMT_FETCH:
+		case PLN_STMT_CLOSE:
+		case PLN_STMT_RETURN_NEXT:
+		case PLN_STMT_RETURN_QUERY:
+		case PLN_STMT_COMMIT:
+		case PLN_STMT_ROLLBACK:
+			break;
+	}
+	return "body";				/* (no nested bodies) */
+}
+
+static void
+walk_stmt(ProfTree *tree, PlnStmt *stmt, int parent, const char *note,
+		  int nesting)
+{
+	ProfStmtPlace *place = &tree->places[tree->nplaces++];
+	List	   *bodies;
+	ListCell   *lc;
+	int			n = 0;
+
+	check_stack_depth();
+	place->stmt = stmt;
+	place->parent = parent;
+	place->parent_note = note;
+	place->nesting = nesting;
+
+	bodies = pln_stmt_nested_bodies(stmt);
+	foreach(lc, bodies)
+	{
+		ListCell   *lc2;
+
+		foreach(lc2, (List *) lfirst(lc))
+			walk_stmt(tree, (PlnStmt *) lfirst(lc2), stmt->stmtid,
+					  body_note(stmt, n, list_length(bodies)), nesting + 1);
+		n++;
+	}
+}
+
+/*
+ * Compile the function (as the validator would) and find its counters.
+ * Only functions run by plnimble can be shown.
+ */
+static void
+prof_tree(Oid funcoid, ProfTree *tree)
+{
+	int			rc;
+
+	if (!pln_function_runs_on_plnimble(funcoid))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("function %s is not run by %s",
+						format_procedure(funcoid), PLN_LANG_TITLE)));
+
+	if ((rc = SPI_connect()) != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
+	tree->func = pln_compile_for_validation(funcoid, get_func_rettype(funcoid));
+	if ((rc = SPI_finish()) != SPI_OK_FINISH)
+		elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));
+
+	tree->places = palloc0(sizeof(ProfStmtPlace) * (tree->func->nstatements + 1));
+	tree->nplaces = 0;
+	walk_stmt(tree, (PlnStmt *) tree->func->action, 0, NULL, 0);
+
+	tree->stats = palloc0(sizeof(PlnProfStats) * (tree->func->nstatements + 1));
+	if (pln_prof_shared_active())
+		pln_prof_shared_read(funcoid, tree->func->fn_xmin,
+							 tree->func->nstatements, tree->stats);
+	else if (prof_funcs != NULL)
+	{
+		ProfFunc   *pf = hash_search(prof_funcs, &funcoid, HASH_FIND, NULL);
+		ProfVersion *ver = pf ? pf->ver : NULL;
+
+		if (ver != NULL && ver->fn_xmin == tree->func->fn_xmin &&
+			ItemPointerEquals(&ver->fn_tid, &tree->func->fn_tid) &&
+			ver->nstatements == tree->func->nstatements)
+			memcpy(tree->stats, ver->stats,
+				   sizeof(PlnProfStats) * (ver->nstatements + 1));
+	}
+}
+
+/* The counters of a statement */
+static inline const PlnProfStats *
+stmt_stats(ProfTree *tree, PlnStmt *stmt)
+{
+	return &tree->stats[stmt->stmtid];
+}
+
+/*
+ * Without shared_preload_libraries the counters are this session's: the
+ * functions that show them say so, once per session.
+ */
+static void
+note_per_session(void)
+{
+	static bool noted = false;
+
+	if (pln_prof_shared_active() || noted)
+		return;
+	noted = true;
+	ereport(NOTICE,
+			(errmsg("PL/nimble profiles are counted per session"),
+			 errhint("Load plnimble through shared_preload_libraries to count them for all sessions.")));
+}
+
+static inline Datum
+us_datum(uint64 ns)
+{
+	return Float8GetDatum((double) ns / 1000.0);
+}
+
+static inline bool
+is_handler_block(PlnStmt *stmt)
+{
+	return stmt->cmd_type == PLN_STMT_BLOCK &&
+		((PlnStmtBlock *) stmt)->exceptions != NULL;
+}
+
+/* The function's source, as the line numbers count it */
+static char *
+function_source(Oid funcoid)
+{
+	HeapTuple	proctup;
+	Datum		prosrc;
+	bool		isnull;
+	char	   *src;
+
+	proctup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcoid));
+	if (!HeapTupleIsValid(proctup))
+		elog(ERROR, "cache lookup failed for function %u", funcoid);
+	prosrc = SysCacheGetAttr(PROCOID, proctup, Anum_pg_proc_prosrc, &isnull);
+	src = isnull ? pstrdup("") : TextDatumGetCString(prosrc);
+	ReleaseSysCache(proctup);
+	return src;
+}
+
+PG_FUNCTION_INFO_V1(plnimble_profiler_function_tb);
+PG_FUNCTION_INFO_V1(plnimble_profiler_function_statements_tb);
+PG_FUNCTION_INFO_V1(plnimble_profiler_functions_all);
+PG_FUNCTION_INFO_V1(plnimble_profiler_reset);
+PG_FUNCTION_INFO_V1(plnimble_profiler_reset_all);
+PG_FUNCTION_INFO_V1(plnimble_coverage_statements);
+PG_FUNCTION_INFO_V1(plnimble_coverage_branches);
+
+/*
+ * plnimble_profiler_function_tb(regprocedure): one row per line of the
+ * source.  A line with several statements shows the most executions of
+ * any of them, and the time of those not nested in another on the line.
+ */
+Datum
+plnimble_profiler_function_tb(PG_FUNCTION_ARGS)
+{
+	Oid			funcoid = PG_GETARG_OID(0);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ProfTree	tree;
+	char	   *src;
+	char	   *line;
+	int			lineno = 1;
+
+	note_per_session();
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	prof_tree(funcoid, &tree);
+	src = function_source(funcoid);
+
+	for (line = src; line != NULL; lineno++)
+	{
+		char	   *eol = strchr(line, '\n');
+		Datum		values[11];
+		bool		nulls[11];
+		bool		any = false;
+		bool		blocks = false;
+		uint64		execs = 0,
+					errs = 0,
+					total = 0,
+					maxt = 0,
+					rows = 0,
+					started = 0,
+					avoided = 0;
+		int			i;
+
+		if (eol != NULL)
+			*eol = '\0';
+
+		for (i = 0; i < tree.nplaces; i++)
+		{
+			ProfStmtPlace *p = &tree.places[i];
+			const PlnProfStats *st;
+			bool		outermost;
+			int			j;
+
+			if (p->stmt->lineno != lineno)
+				continue;
+			st = stmt_stats(&tree, p->stmt);
+			any = true;
+			execs = Max(execs, st->exec_count);
+			errs += st->exec_err;
+			rows += st->rows;
+
+			/* nested in a statement of the same line? */
+			outermost = true;
+			for (j = 0; j < tree.nplaces; j++)
+				if (tree.places[j].stmt->stmtid == p->parent &&
+					tree.places[j].stmt->lineno == lineno)
+					outermost = false;
+			if (outermost)
+			{
+				total += st->total_ns;
+				maxt = Max(maxt, st->max_ns);
+			}
+			if (is_handler_block(p->stmt))
+			{
+				blocks = true;
+				started += st->savepoints_started;
+				avoided += st->block_entries - st->savepoints_started;
+			}
+		}
+
+		memset(nulls, !any, sizeof(nulls));
+		values[0] = Int32GetDatum(lineno);
+		nulls[0] = false;
+		values[1] = Int32GetDatum(lineno);
+		values[2] = Int64GetDatum((int64) execs);
+		values[3] = Int64GetDatum((int64) errs);
+		values[4] = us_datum(total);
+		values[5] = us_datum(execs > 0 ? total / execs : 0);
+		values[6] = us_datum(maxt);
+		values[7] = Int64GetDatum((int64) rows);
+		values[8] = Int64GetDatum((int64) started);
+		values[9] = Int64GetDatum((int64) avoided);
+		nulls[8] = nulls[9] = !blocks;
+		values[10] = CStringGetTextDatum(line);
+		nulls[10] = false;
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+
+		line = eol != NULL ? eol + 1 : NULL;
+	}
+	return (Datum) 0;
+}
+
+/* plnimble_profiler_function_statements_tb(regprocedure): one row per statement */
+Datum
+plnimble_profiler_function_statements_tb(PG_FUNCTION_ARGS)
+{
+	Oid			funcoid = PG_GETARG_OID(0);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ProfTree	tree;
+	int			i;
+
+	note_per_session();
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	prof_tree(funcoid, &tree);
+
+	for (i = 0; i < tree.nplaces; i++)
+	{
+		ProfStmtPlace *p = &tree.places[i];
+		const PlnProfStats *st = stmt_stats(&tree, p->stmt);
+		bool		block = is_handler_block(p->stmt);
+		Datum		values[16];
+		bool		nulls[16];
+
+		memset(nulls, 0, sizeof(nulls));
+		values[0] = Int32GetDatum(p->stmt->stmtid);
+		values[1] = Int32GetDatum(p->parent);
+		nulls[1] = (p->parent == 0);
+		values[2] = p->parent_note ? CStringGetTextDatum(p->parent_note) : (Datum) 0;
+		nulls[2] = (p->parent_note == NULL);
+		values[3] = Int32GetDatum(p->stmt->lineno);
+		values[4] = Int32GetDatum(p->nesting);
+		values[5] = CStringGetTextDatum(pln_stmt_typename(p->stmt));
+		values[6] = Int64GetDatum((int64) st->exec_count);
+		values[7] = Int64GetDatum((int64) st->exec_err);
+		values[8] = us_datum(st->total_ns);
+		values[9] = us_datum(st->exec_count > 0 ? st->total_ns / st->exec_count : 0);
+		values[10] = us_datum(st->max_ns);
+		values[11] = Int64GetDatum((int64) st->rows);
+		values[12] = Int64GetDatum((int64) st->savepoints_started);
+		values[13] = Int64GetDatum((int64) (st->block_entries - st->savepoints_started));
+		values[14] = Int64GetDatum((int64) st->caught_lazy);
+		values[15] = Int64GetDatum((int64) st->caught_subxact);
+		nulls[12] = nulls[13] = nulls[14] = nulls[15] = !block;
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/* plnimble_profiler_functions_all(): one row per function with counters */
+Datum
+plnimble_profiler_functions_all(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	List	   *totals = NIL;
+	ListCell   *lc;
+
+	note_per_session();
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+
+	if (pln_prof_shared_active())
+		totals = pln_prof_shared_totals();
+	else if (prof_funcs != NULL)
+	{
+		HASH_SEQ_STATUS scan;
+		ProfFunc   *pf;
+
+		hash_seq_init(&scan, prof_funcs);
+		while ((pf = hash_seq_search(&scan)) != NULL)
+		{
+			PlnProfTotals *t = palloc0(sizeof(PlnProfTotals));
+			unsigned int i;
+
+			t->fn_oid = pf->fn_oid;
+			t->calls = pf->ver->stats[0];
+			for (i = 1; i <= pf->ver->nstatements; i++)
+				pln_prof_stats_add(&t->stmts, &pf->ver->stats[i]);
+			totals = lappend(totals, t);
+		}
+	}
+
+	foreach(lc, totals)
+	{
+		PlnProfTotals *t = (PlnProfTotals *) lfirst(lc);
+		Datum		values[9];
+		bool		nulls[9] = {0};
+
+		if (t->calls.exec_count == 0)
+			continue;
+		values[0] = ObjectIdGetDatum(t->fn_oid);
+		values[1] = Int64GetDatum((int64) t->calls.exec_count);
+		values[2] = Int64GetDatum((int64) t->calls.exec_err);
+		values[3] = us_datum(t->calls.total_ns);
+		values[4] = us_datum(t->calls.total_ns / t->calls.exec_count);
+		values[5] = us_datum(t->calls.max_ns);
+		values[6] = Int64GetDatum((int64) t->stmts.exec_count);
+		values[7] = Int64GetDatum((int64) t->stmts.savepoints_started);
+		values[8] = Int64GetDatum((int64) (t->stmts.block_entries -
+										   t->stmts.savepoints_started));
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/* Forget the counters of one function, or of all (InvalidOid) */
+static void
+prof_reset(Oid funcoid)
+{
+	HASH_SEQ_STATUS scan;
+	ProfFunc   *pf;
+
+	if (pln_prof_shared_active())
+		pln_prof_shared_reset(funcoid);
+	if (prof_funcs == NULL)
+		return;
+	hash_seq_init(&scan, prof_funcs);
+	while ((pf = hash_seq_search(&scan)) != NULL)
+	{
+		if (OidIsValid(funcoid) && pf->fn_oid != funcoid)
+			continue;
+		/* (calls running keep writing to the same counters) */
+		memset(pf->ver->stats, 0,
+			   sizeof(PlnProfStats) * (pf->ver->nstatements + 1));
+	}
+}
+
+Datum
+plnimble_profiler_reset(PG_FUNCTION_ARGS)
+{
+	prof_reset(PG_GETARG_OID(0));
+	PG_RETURN_VOID();
+}
+
+Datum
+plnimble_profiler_reset_all(PG_FUNCTION_ARGS)
+{
+	prof_reset(InvalidOid);
+	PG_RETURN_VOID();
+}
+
+/* ----------
+ * Coverage
+ * ----------
+ */
+
+/* plnimble_coverage_statements(regprocedure): fraction of statements run */
+Datum
+plnimble_coverage_statements(PG_FUNCTION_ARGS)
+{
+	ProfTree	tree;
+	int			run = 0;
+	int			i;
+
+	prof_tree(PG_GETARG_OID(0), &tree);
+	for (i = 0; i < tree.nplaces; i++)
+		if (stmt_stats(&tree, tree.places[i].stmt)->exec_count > 0)
+			run++;
+	PG_RETURN_FLOAT8((double) run / tree.nplaces);
+}
+
+/*
+ * plnimble_coverage_branches(regprocedure): fraction of branches taken.
+ * A branch is a body nested in a statement (a THEN, ELSIF or ELSE of IF,
+ * an arm of CASE, the body of a loop, an exception handler), taken when
+ * its first statement ran; an IF without ELSE has the branch of falling
+ * through, taken when the IF ran more often than its branches were
+ * entered (and it failed).  A body without statements cannot be seen
+ * running and is not counted.
+ */
+Datum
+plnimble_coverage_branches(PG_FUNCTION_ARGS)
+{
+	ProfTree	tree;
+	int			branches = 0;
+	int			taken = 0;
+	int			i;
+
+	prof_tree(PG_GETARG_OID(0), &tree);
+	for (i = 0; i < tree.nplaces; i++)
+	{
+		PlnStmt    *stmt = tree.places[i].stmt;
+		List	   *bodies;
+		ListCell   *lc;
+		uint64		entered = 0;
+
+		if (stmt->cmd_type == PLN_STMT_BLOCK && !is_handler_block(stmt))
+			continue;			/* one way through */
+		bodies = pln_stmt_nested_bodies(stmt);
+		foreach(lc, bodies)
+		{
+			List	   *body = (List *) lfirst(lc);
+
+			/* a block's own body is not a branch, its handlers are */
+			if (stmt->cmd_type == PLN_STMT_BLOCK && foreach_current_index(lc) == 0)
+				continue;
+			if (body == NIL)
+				continue;
+			branches++;
+			if (stmt_stats(&tree, linitial(body))->exec_count > 0)
+			{
+				taken++;
+				entered += stmt_stats(&tree, linitial(body))->exec_count;
+			}
+		}
+		if (stmt->cmd_type == PLN_STMT_IF &&
+			((PlnStmtIf *) stmt)->else_body == NIL)
+		{
+			const PlnProfStats *st = stmt_stats(&tree, stmt);
+
+			branches++;
+			if (st->exec_count > entered + st->exec_err)
+				taken++;
+		}
+	}
+	if (branches == 0)
+		PG_RETURN_NULL();
+	PG_RETURN_FLOAT8((double) taken / branches);
+}

@@ -75,7 +75,6 @@ exempt=(
 	"OverrideSearchPathMatchesCurrent:compares search paths; in a lazy region the path is up to date (block entry brings it up to date, pure work cannot change it), so it reads no catalog, as inside CachedPlanIsSimplyValid"
 	"GetCurrentSubTransactionId:reads a field of the transaction state"
 	"SPI_result_code_string:formats a number"
-	"SPI_plan_get_plan_sources:returns a field of a prepared plan (its list of plan sources)"
 	"SPI_connect:the gates connect right before starting the savepoints, outside them on purpose (the connection is the call's); all work through it is checked"
 	"SPI_connect_ext:as SPI_connect"
 	"SPI_plan_get_plan_sources:returns the plan's list of plan sources, a field read (no copy, no reference taken); what the caller then reads of a plan source is in memory"

@@ -38,6 +38,12 @@ if ! pln_cluster_start 2>"$log"; then
 fi
 rm -f "$log"
 dir=$PLN_CLUSTER_DIR
+inner=$(timeout 60 psql -X -q -A -t -d postgres -c "SELECT setting FROM pg_config WHERE name = 'BINDIR'")
+if [ "$inner" = "$bindir" ]; then
+	echo "the second cluster runs the binaries of the server under test"
+else
+	echo "(the second cluster runs '$inner', the server under test '$bindir')"
+fi
 
 # session [psql options]: one session on the second cluster, input on stdin
 session() {

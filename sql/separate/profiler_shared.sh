@@ -30,6 +30,7 @@ source scripts/lib.sh
 export PLN_CLUSTER_CONF="shared_preload_libraries = 'plnimble'
 plnimble.profiler_max_statements = 100"
 log=$(mktemp "${TMPDIR:-/tmp}/plnimble-profshared.XXXXXX") || exit 0
+# shellcheck disable=SC2119 # default port
 if ! pln_cluster_start 2>"$log"; then
 	echo "(the second cluster did not start)"
 	cat "$log"

@@ -79,8 +79,6 @@ exempt=(
 	"SPI_connect_ext:as SPI_connect"
 	"SPI_plan_get_plan_sources:returns the plan's list of plan sources, a field read (no copy, no reference taken); what the caller then reads of a plan source is in memory"
 	"SPI_register_trigger_data:part of connecting (pln_connect_spi): hands the connection the trigger's transition tables, in memory"
-	"LWLockAcquire:the shared profiler (src/profiler_shared.c) holds its table's lock only around hash lookups and counter additions that raise no error, and lets it go before it returns: nothing is left for a subtransaction's abort to release"
-	"LWLockRelease:as LWLockAcquire"
 )
 
 declared=$(mktemp) used=$(mktemp)

@@ -292,4 +292,72 @@ INSERT INTO chk_t VALUES (6, 'six');
 RESET plnimble.check_on_first_call;
 SELECT chk_missing_table();
 
+-- plnimble.extra_warnings / extra_errors: shadowed_variables and
+-- strict_multi_assignment are findings at the level the settings give
+-- (too_many_rows is known only at run time).  The functions are created
+-- before the settings, so that CREATE FUNCTION does not report them.
+CREATE FUNCTION chk_extra_shadow(p int) RETURNS int LANGUAGE plnimble AS $$
+DECLARE
+    n int := 1;
+BEGIN
+    RAISE NOTICE 'chk_extra_shadow ran';
+    DECLARE
+        n int := 2;
+    BEGIN
+        RETURN n + p;
+    END;
+END
+$$;
+CREATE FUNCTION chk_extra_multi() RETURNS int LANGUAGE plnimble AS $$
+DECLARE
+    x int;
+    y int;
+    r chk_t%ROWTYPE;
+BEGIN
+    RAISE NOTICE 'chk_extra_multi ran';
+    SELECT a INTO x, y FROM chk_t;
+    SELECT a INTO r FROM chk_t;
+    RETURN x + y + r.a;
+END
+$$;
+CREATE FUNCTION chk_extra_clean(p int) RETURNS int LANGUAGE plnimble AS $$
+DECLARE
+    x int;
+    y int;
+    r chk_t%ROWTYPE;
+BEGIN
+    RAISE NOTICE 'chk_extra_clean ran';
+    SELECT a, a INTO x, y FROM chk_t;
+    SELECT * INTO r FROM chk_t;
+    SELECT 1 INTO x FROM chk_t;
+    DECLARE
+        m int := 2;
+    BEGIN
+        RETURN x + y + r.a + m + p;
+    END;
+END
+$$;
+-- with neither setting: shadowing is a warning extra, the INTO counts
+-- warnings
+SELECT * FROM plnimble_check_function('chk_extra_shadow(int)');
+SELECT * FROM plnimble_check_function('chk_extra_multi()');
+-- extra_warnings: the compiler's warning is a finding, not a message
+SET plnimble.extra_warnings = 'shadowed_variables, strict_multi_assignment';
+SELECT * FROM plnimble_check_function('chk_extra_shadow(int)');
+SELECT * FROM plnimble_check_function('chk_extra_multi()');
+SELECT * FROM plnimble_check_function('chk_extra_multi()', extra_warnings := false);
+SELECT * FROM plnimble_check_function('chk_extra_clean(int)');
+RESET plnimble.extra_warnings;
+-- extra_errors: errors, at their lines
+SET plnimble.extra_errors = 'all';
+SELECT * FROM plnimble_check_function('chk_extra_shadow(int)');
+SELECT lineno, statement, sqlstate, message, detail, level
+  FROM plnimble_check_function_tb('chk_extra_multi()', fatal_errors := false);
+SELECT * FROM plnimble_check_function('chk_extra_clean(int)');
+-- and the passive mode fails the first call
+SET plnimble.check_on_first_call = on;
+SELECT chk_extra_shadow(1);
+RESET plnimble.check_on_first_call;
+RESET plnimble.extra_errors;
+
 DROP TABLE chk_t CASCADE;

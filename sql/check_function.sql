@@ -341,14 +341,18 @@ $$;
 -- warnings
 SELECT * FROM plnimble_check_function('chk_extra_shadow(int)');
 SELECT * FROM plnimble_check_function('chk_extra_multi()');
--- extra_warnings: the compiler's warning is a finding, not a message
+-- extra_warnings: the compiler's warning is a finding, not a message (a
+-- new session, so that the check compiles the functions afresh)
+\c -
 SET plnimble.extra_warnings = 'shadowed_variables, strict_multi_assignment';
 SELECT * FROM plnimble_check_function('chk_extra_shadow(int)');
 SELECT * FROM plnimble_check_function('chk_extra_multi()');
 SELECT * FROM plnimble_check_function('chk_extra_multi()', extra_warnings := false);
 SELECT * FROM plnimble_check_function('chk_extra_clean(int)');
 RESET plnimble.extra_warnings;
--- extra_errors: errors, at their lines
+-- extra_errors: errors, at their lines; the compiler's error does not
+-- stop the check
+\c -
 SET plnimble.extra_errors = 'all';
 SELECT * FROM plnimble_check_function('chk_extra_shadow(int)');
 SELECT lineno, statement, sqlstate, message, detail, level

@@ -101,6 +101,28 @@ END
 $$;
 SELECT * FROM plnimble_check_function('chk_return_query()', fatal_errors := false);
 
+-- RETURN NEXT of a set of scalars: a value whose conversion can fail, one
+-- of two columns; and one that converts implicitly, with no finding
+CREATE FUNCTION chk_return_next(p text) RETURNS SETOF int LANGUAGE plnimble AS $$
+BEGIN
+    RETURN NEXT p;
+    RETURN NEXT (SELECT a FROM chk_t LIMIT 1);
+    RETURN NEXT 1::smallint;
+    RETURN NEXT a, b FROM chk_t;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_return_next(text)', fatal_errors := false);
+-- RETURN of a variable whose conversion can fail, and of one that converts
+CREATE FUNCTION chk_return_var(p text, q smallint) RETURNS int LANGUAGE plnimble AS $$
+BEGIN
+    IF q > 0 THEN
+        RETURN q;
+    END IF;
+    RETURN p;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_return_var(text,smallint)');
+
 -- unused and never read variables and parameters, shadowing
 CREATE FUNCTION chk_unused(p int, q int, OUT r int) LANGUAGE plnimble AS $$
 DECLARE

@@ -86,6 +86,8 @@ static void check_stmts(CheckState *cs, List *stmts);
 static bool is_in_param(PlnFunction *func, int dno);
 static void check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query);
 static Node *strip_implicit(Node *node);
+static void check_assign_cast_type(CheckState *cs, PlnStmt *stmt,
+								   Oid srctype, Oid dsttype);
 
 /* ----------
  * Findings
@@ -350,9 +352,6 @@ check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 static void
 check_assign_cast(CheckState *cs, PlnStmt *stmt, Node *value, Oid dsttype)
 {
-	Oid			srctype;
-	Oid			funcid;
-
 	if (value == NULL || !OidIsValid(dsttype))
 		return;
 
@@ -366,7 +365,18 @@ check_assign_cast(CheckState *cs, PlnStmt *stmt, Node *value, Oid dsttype)
 	else if (IsA(value, RelabelType))
 		value = (Node *) ((RelabelType *) value)->arg;
 
-	srctype = exprType(value);
+	check_assign_cast_type(cs, stmt, exprType(value), dsttype);
+}
+
+/* The same, for a value of type srctype */
+static void
+check_assign_cast_type(CheckState *cs, PlnStmt *stmt, Oid srctype,
+					   Oid dsttype)
+{
+	Oid			funcid;
+
+	if (!OidIsValid(srctype) || !OidIsValid(dsttype))
+		return;
 	if (srctype == dsttype || srctype == UNKNOWNOID ||
 		getBaseType(dsttype) == srctype)
 		return;
@@ -451,12 +461,9 @@ check_target(CheckState *cs, PlnStmt *stmt, PlnVariable *target,
 	if (target->dtype == PLN_DTYPE_ROW)
 	{
 		PlnRow	   *row = (PlnRow *) target;
-		int			ncols = 0;
+		int			ncols = live_columns(tupdesc);
 		int			i;
 
-		for (i = 0; i < tupdesc->natts; i++)
-			if (!TupleDescAttr(tupdesc, i)->attisdropped)
-				ncols++;
 		if (ncols != row->nfields &&
 			check_strict_multi_assignment(cs, stmt, ncols, row->nfields))
 			;					/* an error, reported */
@@ -596,29 +603,51 @@ check_result_shape(CheckState *cs, PlnStmt *stmt, TupleDesc got)
 	}
 }
 
-/* RETURN expr of a function returning one value */
+/*
+ * The value of RETURN expr (retset false) or RETURN NEXT expr (retset
+ * true) of a function whose result, or each row of it, is one scalar: one
+ * column, converting to the result type.
+ */
+static bool
+returns_scalar(CheckState *cs, bool retset)
+{
+	return cs->func->fn_retset == retset && !cs->func->fn_retistuple &&
+		cs->func->fn_rettype != VOIDOID;
+}
+
 static void
-check_return_value(CheckState *cs, PlnStmtReturn *ret)
+check_scalar_result(CheckState *cs, PlnStmt *stmt, PlnExpr *expr,
+					bool retset)
 {
 	Node	   *first;
 	TupleDesc	desc;
 
-	if (ret->retvarno >= 0)
-	{
-		mark_dno(cs, ret->retvarno, cs->read);
-		return;
-	}
-	desc = check_expr(cs, (PlnStmt *) ret, ret->expr, &first);
-	if (desc == NULL || cs->func->fn_retset || cs->func->fn_retistuple ||
-		cs->func->fn_rettype == VOIDOID)
+	desc = check_expr(cs, stmt, expr, &first);
+	if (desc == NULL || !returns_scalar(cs, retset))
 		return;
 	if (desc->natts != 1)
 	{
-		warn(cs, (PlnStmt *) ret, PLN_CHECK_ERROR, ERRCODE_DATATYPE_MISMATCH,
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_DATATYPE_MISMATCH,
 			 pstrdup("query returned more than one column"), NULL, NULL);
 		return;
 	}
-	check_assign_cast(cs, (PlnStmt *) ret, first, cs->func->fn_rettype);
+	check_assign_cast(cs, stmt, first, cs->func->fn_rettype);
+}
+
+/* RETURN expr of a function returning one value */
+static void
+check_return_value(CheckState *cs, PlnStmtReturn *ret)
+{
+	if (ret->retvarno >= 0)
+	{
+		mark_dno(cs, ret->retvarno, cs->read);
+		if (returns_scalar(cs, false))
+			check_assign_cast_type(cs, (PlnStmt *) ret,
+								   var_type(cs, ret->retvarno),
+								   cs->func->fn_rettype);
+		return;
+	}
+	check_scalar_result(cs, (PlnStmt *) ret, ret->expr, false);
 }
 
 /* ----------
@@ -1098,8 +1127,14 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				PlnStmtReturnNext *next = (PlnStmtReturnNext *) stmt;
 
 				if (next->retvarno >= 0)
+				{
 					mark_dno(cs, next->retvarno, cs->read);
-				(void) check_expr(cs, stmt, next->expr, NULL);
+					if (returns_scalar(cs, true))
+						check_assign_cast_type(cs, stmt,
+											   var_type(cs, next->retvarno),
+											   cs->func->fn_rettype);
+				}
+				check_scalar_result(cs, stmt, next->expr, true);
 				break;
 			}
 		case PLN_STMT_RETURN_QUERY:

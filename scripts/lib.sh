@@ -13,7 +13,9 @@
 #                           initdb and start a throwaway server (unix socket
 #                           only); exports PGHOST PGPORT PGUSER PGDATABASE
 #                           PLN_CLUSTER_DIR PLN_SERVER_LOG; an EXIT trap
-#                           stops it and deletes its directory
+#                           stops it and deletes its directory;
+#                           PLN_CLUSTER_CONF, if set, holds more
+#                           postgresql.conf lines
 #   pln_cluster_stop        stop that server and delete its directory
 #   pln_make_templates      create template databases plnimble_tpl (the
 #                           language named plpgsql runs on plnimble) and
@@ -205,6 +207,7 @@ fsync = off
 synchronous_commit = off
 full_page_writes = off
 log_line_prefix = '%m [%p] %q%d '
+${PLN_CLUSTER_CONF:-}
 EOF
 
 	if ! (cd "$dir" && _pln_as_pg "$PLN_PGBIN/pg_ctl" -D "$dir/data" \

@@ -101,6 +101,28 @@ END
 $$;
 SELECT * FROM plnimble_check_function('chk_return_query()', fatal_errors := false);
 
+-- RETURN NEXT of a set of scalars: a value whose conversion can fail, one
+-- of two columns; and one that converts implicitly, with no finding
+CREATE FUNCTION chk_return_next(p text) RETURNS SETOF int LANGUAGE plnimble AS $$
+BEGIN
+    RETURN NEXT p;
+    RETURN NEXT (SELECT a FROM chk_t LIMIT 1);
+    RETURN NEXT 1::smallint;
+    RETURN NEXT a, b FROM chk_t;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_return_next(text)', fatal_errors := false);
+-- RETURN of a variable whose conversion can fail, and of one that converts
+CREATE FUNCTION chk_return_var(p text, q smallint) RETURNS int LANGUAGE plnimble AS $$
+BEGIN
+    IF q > 0 THEN
+        RETURN q;
+    END IF;
+    RETURN p;
+END
+$$;
+SELECT * FROM plnimble_check_function('chk_return_var(text,smallint)');
+
 -- unused and never read variables and parameters, shadowing
 CREATE FUNCTION chk_unused(p int, q int, OUT r int) LANGUAGE plnimble AS $$
 DECLARE
@@ -291,5 +313,77 @@ CREATE TRIGGER chk_tr_bad BEFORE INSERT ON chk_t
 INSERT INTO chk_t VALUES (6, 'six');
 RESET plnimble.check_on_first_call;
 SELECT chk_missing_table();
+
+-- plnimble.extra_warnings / extra_errors: shadowed_variables and
+-- strict_multi_assignment are findings at the level the settings give
+-- (too_many_rows is known only at run time).  The functions are created
+-- before the settings, so that CREATE FUNCTION does not report them.
+CREATE FUNCTION chk_extra_shadow(p int) RETURNS int LANGUAGE plnimble AS $$
+DECLARE
+    n int := 1;
+BEGIN
+    RAISE NOTICE 'chk_extra_shadow ran';
+    DECLARE
+        n int := 2;
+    BEGIN
+        RETURN n + p;
+    END;
+END
+$$;
+CREATE FUNCTION chk_extra_multi() RETURNS int LANGUAGE plnimble AS $$
+DECLARE
+    x int;
+    y int;
+    r chk_t%ROWTYPE;
+BEGIN
+    RAISE NOTICE 'chk_extra_multi ran';
+    SELECT a INTO x, y FROM chk_t;
+    SELECT a INTO r FROM chk_t;
+    RETURN x + y + r.a;
+END
+$$;
+CREATE FUNCTION chk_extra_clean(p int) RETURNS int LANGUAGE plnimble AS $$
+DECLARE
+    x int;
+    y int;
+    r chk_t%ROWTYPE;
+BEGIN
+    RAISE NOTICE 'chk_extra_clean ran';
+    SELECT a, a INTO x, y FROM chk_t;
+    SELECT * INTO r FROM chk_t;
+    SELECT 1 INTO x FROM chk_t;
+    DECLARE
+        m int := 2;
+    BEGIN
+        RETURN x + y + r.a + m + p;
+    END;
+END
+$$;
+-- with neither setting: shadowing is a warning extra, the INTO counts
+-- warnings
+SELECT * FROM plnimble_check_function('chk_extra_shadow(int)');
+SELECT * FROM plnimble_check_function('chk_extra_multi()');
+-- extra_warnings: the compiler's warning is a finding, not a message (a
+-- new session, so that the check compiles the functions afresh)
+\c -
+SET plnimble.extra_warnings = 'shadowed_variables, strict_multi_assignment';
+SELECT * FROM plnimble_check_function('chk_extra_shadow(int)');
+SELECT * FROM plnimble_check_function('chk_extra_multi()');
+SELECT * FROM plnimble_check_function('chk_extra_multi()', extra_warnings := false);
+SELECT * FROM plnimble_check_function('chk_extra_clean(int)');
+RESET plnimble.extra_warnings;
+-- extra_errors: errors, at their lines; the compiler's error does not
+-- stop the check
+\c -
+SET plnimble.extra_errors = 'all';
+SELECT * FROM plnimble_check_function('chk_extra_shadow(int)');
+SELECT lineno, statement, sqlstate, message, detail, level
+  FROM plnimble_check_function_tb('chk_extra_multi()', fatal_errors := false);
+SELECT * FROM plnimble_check_function('chk_extra_clean(int)');
+-- and the passive mode fails the first call
+SET plnimble.check_on_first_call = on;
+SELECT chk_extra_shadow(1);
+RESET plnimble.check_on_first_call;
+RESET plnimble.extra_errors;
 
 DROP TABLE chk_t CASCADE;

@@ -18,7 +18,10 @@
  * Besides the analysis errors, the walk reports INTO targets and RETURN
  * QUERY results that do not match their query, assignments whose implicit
  * conversion can fail, variables never read or never used, shadowing
- * declarations, unreachable statements, a function that can reach its
+ * declarations (an error with plnimble.extra_errors), INTO targets whose
+ * column count differs (strict_multi_assignment, at the level of
+ * plnimble.extra_errors/extra_warnings), unreachable statements, a
+ * function that can reach its
  * end without RETURN, and (performance_warnings) exception blocks whose
  * savepoint starts at their first statement, decided as
  * plnimble_savepoint_plan() decides (explain.c).
@@ -83,6 +86,8 @@ static void check_stmts(CheckState *cs, List *stmts);
 static bool is_in_param(PlnFunction *func, int dno);
 static void check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query);
 static Node *strip_implicit(Node *node);
+static void check_assign_cast_type(CheckState *cs, PlnStmt *stmt,
+								   Oid srctype, Oid dsttype);
 
 /* ----------
  * Findings
@@ -347,9 +352,6 @@ check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 static void
 check_assign_cast(CheckState *cs, PlnStmt *stmt, Node *value, Oid dsttype)
 {
-	Oid			srctype;
-	Oid			funcid;
-
 	if (value == NULL || !OidIsValid(dsttype))
 		return;
 
@@ -363,7 +365,18 @@ check_assign_cast(CheckState *cs, PlnStmt *stmt, Node *value, Oid dsttype)
 	else if (IsA(value, RelabelType))
 		value = (Node *) ((RelabelType *) value)->arg;
 
-	srctype = exprType(value);
+	check_assign_cast_type(cs, stmt, exprType(value), dsttype);
+}
+
+/* The same, for a value of type srctype */
+static void
+check_assign_cast_type(CheckState *cs, PlnStmt *stmt, Oid srctype,
+					   Oid dsttype)
+{
+	Oid			funcid;
+
+	if (!OidIsValid(srctype) || !OidIsValid(dsttype))
+		return;
 	if (srctype == dsttype || srctype == UNKNOWNOID ||
 		getBaseType(dsttype) == srctype)
 		return;
@@ -392,6 +405,44 @@ var_type(CheckState *cs, int dno)
 	return ((PlnVar *) datum)->datatype->typoid;
 }
 
+/* Columns of a row, not counting dropped ones */
+static int
+live_columns(TupleDesc tupdesc)
+{
+	int			n = 0;
+	int			i;
+
+	for (i = 0; i < tupdesc->natts; i++)
+		if (!TupleDescAttr(tupdesc, i)->attisdropped)
+			n++;
+	return n;
+}
+
+/*
+ * The strict_multi_assignment extra check, as it would fail or warn at run
+ * time (assign.c): ncols columns assigned to nfields targets, ncols !=
+ * nfields.  An error with plnimble.extra_errors, a warning extra with
+ * plnimble.extra_warnings, nothing without either.  Returns whether it
+ * was an error.
+ */
+static bool
+check_strict_multi_assignment(CheckState *cs, PlnStmt *stmt, int ncols,
+							  int nfields)
+{
+	bool		is_error = (pln_extra_errors & PLN_XCHECK_STRICTMULTIASSIGNMENT) != 0;
+	PlnCheckLevel level = is_error ? PLN_CHECK_ERROR : PLN_CHECK_WARNING_EXTRA;
+
+	Assert(ncols != nfields);
+	if (!is_error && !(pln_extra_warnings & PLN_XCHECK_STRICTMULTIASSIGNMENT))
+		return false;
+	warn(cs, stmt, level, ERRCODE_DATATYPE_MISMATCH,
+		 pstrdup("number of source and target fields in assignment does not match"),
+		 psprintf("strict_multi_assignment check of %s is active (%d columns, %d targets).",
+				  is_error ? "extra_errors" : "extra_warnings", ncols, nfields),
+		 pstrdup("Make sure the query returns the exact list of columns."));
+	return is_error;
+}
+
 /*
  * A query's result stored in an INTO target, a loop's row or a record:
  * a row must have as many variables as the result has columns; a record
@@ -410,13 +461,13 @@ check_target(CheckState *cs, PlnStmt *stmt, PlnVariable *target,
 	if (target->dtype == PLN_DTYPE_ROW)
 	{
 		PlnRow	   *row = (PlnRow *) target;
-		int			ncols = 0;
+		int			ncols = live_columns(tupdesc);
 		int			i;
 
-		for (i = 0; i < tupdesc->natts; i++)
-			if (!TupleDescAttr(tupdesc, i)->attisdropped)
-				ncols++;
-		if (ncols < row->nfields)
+		if (ncols != row->nfields &&
+			check_strict_multi_assignment(cs, stmt, ncols, row->nfields))
+			;					/* an error, reported */
+		else if (ncols < row->nfields)
 			warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_SUCCESSFUL_COMPLETION,
 				 pstrdup("too few attributes for target variables"),
 				 pstrdup("There are more target variables than output columns in query."),
@@ -464,6 +515,24 @@ check_target(CheckState *cs, PlnStmt *stmt, PlnVariable *target,
 
 			BlessTupleDesc(blessed);
 			pln_rec_set_empty(cs->estate, rec, blessed);
+		}
+		else if (pln_extra_errors & PLN_XCHECK_STRICTMULTIASSIGNMENT ||
+				 pln_extra_warnings & PLN_XCHECK_STRICTMULTIASSIGNMENT)
+		{
+			/* a declared row type takes the columns field by field */
+			TupleDesc	decl = lookup_rowtype_tupdesc_noerror(rec->rectypeid,
+															  -1, true);
+
+			if (decl != NULL)
+			{
+				int			ncols = live_columns(tupdesc);
+				int			nfields = live_columns(decl);
+
+				ReleaseTupleDesc(decl);
+				if (ncols != nfields)
+					(void) check_strict_multi_assignment(cs, stmt, ncols,
+														 nfields);
+			}
 		}
 	}
 }
@@ -534,29 +603,51 @@ check_result_shape(CheckState *cs, PlnStmt *stmt, TupleDesc got)
 	}
 }
 
-/* RETURN expr of a function returning one value */
+/*
+ * The value of RETURN expr (retset false) or RETURN NEXT expr (retset
+ * true) of a function whose result, or each row of it, is one scalar: one
+ * column, converting to the result type.
+ */
+static bool
+returns_scalar(CheckState *cs, bool retset)
+{
+	return cs->func->fn_retset == retset && !cs->func->fn_retistuple &&
+		cs->func->fn_rettype != VOIDOID;
+}
+
 static void
-check_return_value(CheckState *cs, PlnStmtReturn *ret)
+check_scalar_result(CheckState *cs, PlnStmt *stmt, PlnExpr *expr,
+					bool retset)
 {
 	Node	   *first;
 	TupleDesc	desc;
 
-	if (ret->retvarno >= 0)
-	{
-		mark_dno(cs, ret->retvarno, cs->read);
-		return;
-	}
-	desc = check_expr(cs, (PlnStmt *) ret, ret->expr, &first);
-	if (desc == NULL || cs->func->fn_retset || cs->func->fn_retistuple ||
-		cs->func->fn_rettype == VOIDOID)
+	desc = check_expr(cs, stmt, expr, &first);
+	if (desc == NULL || !returns_scalar(cs, retset))
 		return;
 	if (desc->natts != 1)
 	{
-		warn(cs, (PlnStmt *) ret, PLN_CHECK_ERROR, ERRCODE_DATATYPE_MISMATCH,
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_DATATYPE_MISMATCH,
 			 pstrdup("query returned more than one column"), NULL, NULL);
 		return;
 	}
-	check_assign_cast(cs, (PlnStmt *) ret, first, cs->func->fn_rettype);
+	check_assign_cast(cs, stmt, first, cs->func->fn_rettype);
+}
+
+/* RETURN expr of a function returning one value */
+static void
+check_return_value(CheckState *cs, PlnStmtReturn *ret)
+{
+	if (ret->retvarno >= 0)
+	{
+		mark_dno(cs, ret->retvarno, cs->read);
+		if (returns_scalar(cs, false))
+			check_assign_cast_type(cs, (PlnStmt *) ret,
+								   var_type(cs, ret->retvarno),
+								   cs->func->fn_rettype);
+		return;
+	}
+	check_scalar_result(cs, (PlnStmt *) ret, ret->expr, false);
 }
 
 /* ----------
@@ -662,6 +753,34 @@ stmts_never_end(List *stmts)
  * ----------
  */
 
+/*
+ * A declaration that hides an outer variable or a parameter: an error
+ * when plnimble.extra_errors has shadowed_variables (the compiler would
+ * refuse the function; the check compiles it without that check so that
+ * it is reported here, at its line), else a warning extra.
+ */
+static void
+report_shadowing(CheckState *cs, PlnVariable *var, PlnVariable *outer)
+{
+	if (pln_extra_errors & PLN_XCHECK_SHADOWVAR)
+	{
+		PlnCheckFinding *f;
+
+		f = add_finding(cs, NULL, PLN_CHECK_ERROR, ERRCODE_DUPLICATE_ALIAS,
+						psprintf("variable \"%s\" shadows a previously defined variable",
+								 var->refname));
+		f->lineno = var->lineno;
+		f->detail = MemoryContextStrdup(cs->cxt,
+										"shadowed_variables check of extra_errors is active.");
+		return;
+	}
+	warn_at_line(cs, var->lineno, PLN_CHECK_WARNING_EXTRA,
+				 psprintf(outer->lineno == 0 ?
+						  "parameter \"%s\" is shadowed" :
+						  "variable \"%s\" shadows a previously defined variable",
+						  var->refname));
+}
+
 /* Declarations of a block: defaults, and names that hide outer ones */
 static void
 check_declarations(CheckState *cs, PlnStmtBlock *block)
@@ -681,11 +800,7 @@ check_declarations(CheckState *cs, PlnStmtBlock *block)
 
 			if (outer->refname != NULL && strcmp(outer->refname, var->refname) == 0)
 			{
-				warn_at_line(cs, var->lineno, PLN_CHECK_WARNING_EXTRA,
-							 psprintf(outer->lineno == 0 ?
-									  "parameter \"%s\" is shadowed" :
-									  "variable \"%s\" shadows a previously defined variable",
-									  var->refname));
+				report_shadowing(cs, var, outer);
 				break;
 			}
 		}
@@ -1012,8 +1127,14 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				PlnStmtReturnNext *next = (PlnStmtReturnNext *) stmt;
 
 				if (next->retvarno >= 0)
+				{
 					mark_dno(cs, next->retvarno, cs->read);
-				(void) check_expr(cs, stmt, next->expr, NULL);
+					if (returns_scalar(cs, true))
+						check_assign_cast_type(cs, stmt,
+											   var_type(cs, next->retvarno),
+											   cs->func->fn_rettype);
+				}
+				check_scalar_result(cs, stmt, next->expr, true);
 				break;
 			}
 		case PLN_STMT_RETURN_QUERY:
@@ -1533,6 +1654,8 @@ pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 	ResourceOwner oldowner = CurrentResourceOwner;
 	CheckState	cs;
 	int			rc;
+	int			save_extra_warnings = pln_extra_warnings;
+	int			save_extra_errors = pln_extra_errors;
 
 	memset(&cs, 0, sizeof(cs));
 	cs.opts = opts;
@@ -1550,13 +1673,27 @@ pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 		PG_TRY();
 		{
 			if (func == NULL)
+			{
+				/*
+				 * Without the compiler's shadowed_variables check: its
+				 * warning would go to the client and its error would stop
+				 * the compile; the walk reports each shadowing as a finding
+				 * at its line instead.
+				 */
+				pln_extra_warnings &= ~PLN_XCHECK_SHADOWVAR;
+				pln_extra_errors &= ~PLN_XCHECK_SHADOWVAR;
 				func = pln_compile_for_validation(funcoid, get_func_rettype(funcoid));
+				pln_extra_warnings = save_extra_warnings;
+				pln_extra_errors = save_extra_errors;
+			}
 		}
 		PG_CATCH();
 		{
 			ErrorData  *edata;
 			PlnCheckFinding *f;
 
+			pln_extra_warnings = save_extra_warnings;
+			pln_extra_errors = save_extra_errors;
 			MemoryContextSwitchTo(oldcontext);
 			edata = CopyErrorData();
 			FlushErrorState();

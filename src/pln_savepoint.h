@@ -65,6 +65,16 @@ extern bool pln_error_context_unseen(PlnExecState *estate, int sqlerrcode);
 extern bool pln_innermost_frame_is_lazy(PlnStmt **stmt);	/* lazy_check.c */
 
 /*
+ * While set, the checking build (lazy_check.c) lets server calls through
+ * even in a lazy region.  Only code that is not the language's own work
+ * and that raises no error while it holds what it takes may set it, for
+ * exactly that section: the shared profiler's counting, which holds its
+ * table's LWLock around hash lookups and counter additions.  A transaction
+ * abort clears it, in case that promise was ever broken.
+ */
+extern bool pln_lazy_check_exempt;
+
+/*
  * May the statement start running inside a handler block that has no
  * subtransaction yet?  The column "lazy" of pln_stmtkinds.h says, but for
  * one case: a SELECT expr INTO variable that runs as an assignment

@@ -536,6 +536,8 @@ prof_xact_cb(XactEvent event, void *arg)
 {
 	uint64		now;
 
+	if (event == XACT_EVENT_ABORT)
+		pln_lazy_check_exempt = false;	/* see pln_savepoint.h */
 	if (event != XACT_EVENT_ABORT || prof_depth == 0)
 		return;
 	if (prof_stack[prof_depth - 1].stmt != NULL &&

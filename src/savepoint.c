@@ -410,6 +410,9 @@ pln_materialize_savepoints(PlnExecState *estate)
 	estate->materializing = false;
 }
 
+/* see pln_savepoint.h */
+bool		pln_lazy_check_exempt = false;
+
 /*
  * For the checking build (lazy_check.c): is the innermost handler block of
  * the innermost running call one without its subtransaction?  Then only

@@ -468,6 +468,7 @@ show_handler_block(SavepointPlan *sp, PlnStmtBlock *block, int depth)
 		emit_line(sp, depth + 1,
 				  psprintf("declarations (run before the block is protected): %s",
 						   sp->why[block->stmtid]));
+	emit_line(sp, depth + 1, pln_write_path_block_status(sp->estate, block));
 	show_stmts(sp, block->body, depth + 1);
 
 	foreach(lc, block->exceptions->actions)

@@ -63,6 +63,7 @@
 #include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/table.h"
+#include "access/transam.h"
 #include "access/xact.h"
 #include "catalog/catalog.h"
 #include "catalog/pg_am.h"
@@ -293,10 +294,24 @@ has_effects_walker(Node *node, EffectsContext *context)
 			set_opfuncid((OpExpr *) node);
 			funcid = ((OpExpr *) node)->opfuncid;
 			break;
+		case T_CoerceViaIO:
+			{
+				CoerceViaIO *io = (CoerceViaIO *) node;
+
+				/* the I/O functions of built-in types change nothing */
+				if (exprType((Node *) io->arg) >= FirstGenbkiObjectId ||
+					io->resulttype >= FirstGenbkiObjectId)
+				{
+					context->culprit = "a conversion of a type that is not built in";
+					return true;
+				}
+				break;
+			}
+		case T_CoerceToDomain:
+			context->culprit = "a domain's check";
+			return true;
 		default:
-			context->culprit = psprintf("%s expression",
-										nodeTag(node) == T_CoerceToDomain ?
-										"a domain check" : "a kind of");
+			context->culprit = "an expression of a kind not reviewed";
 			return true;
 	}
 	if (OidIsValid(funcid) &&
@@ -364,6 +379,15 @@ analyse_query(PlnExecState *estate, PlnStmtExecSql *stmt,
 	if (query->hasSubLinks)
 		return "it has a sub-select";
 	wpath->relid = rt_fetch(query->resultRelation, query->rtable)->relid;
+
+	/* a view's INSERT runs on its table, but locks the view too */
+	foreach(lc, query->rtable)
+	{
+		RangeTblEntry *rte = (RangeTblEntry *) lfirst(lc);
+
+		if (rte->rtekind == RTE_RELATION && rte->relid != wpath->relid)
+			return "it inserts into a view";
+	}
 
 	why = effects_of((Node *) query->targetList, stmt->sqlstmt->func);
 	if (why != NULL)

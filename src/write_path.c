@@ -861,12 +861,12 @@ pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 	if (frame != NULL && !frame->materialized &&
 		frame->block == stmt->wpath->block &&
 		XactIsoLevel == XACT_READ_COMMITTED && !XactReadOnly &&
-		!estate->readonly_func && !IsInParallelMode())
+		!estate->readonly_func)
 	{
 		pln_begin_unprotected_write(estate);
-		if (stmt->write_path == PLN_WRITE_PATH_CANDIDATE)
+		if (stmt->write_path == PLN_WRITE_PATH_CANDIDATE && !IsInParallelMode())
 			refresh_write_plan(estate, stmt);
-		if (stmt->write_path == PLN_WRITE_PATH_READY &&
+		if (stmt->write_path == PLN_WRITE_PATH_READY && !IsInParallelMode() &&
 			may_write_now(estate, stmt))
 		{
 			pln_stats.writes_without_savepoint++;
@@ -1038,10 +1038,14 @@ pln_write_path_conflict(PlnExecState *estate, PlnStmtExecSql *stmt)
 		return false;
 	}
 
-	errcallback.callback = sql_statement_error_callback;
-	errcallback.arg = (void *) stmt->sqlstmt->query;
-	errcallback.previous = error_context_stack;
-	error_context_stack = &errcallback;
+	/* (as the call's own line, not built when nobody will see it) */
+	if (!pln_error_context_unseen(estate, ERRCODE_UNIQUE_VIOLATION))
+	{
+		errcallback.callback = sql_statement_error_callback;
+		errcallback.arg = (void *) stmt->sqlstmt->query;
+		errcallback.previous = error_context_stack;
+		error_context_stack = &errcallback;
+	}
 
 	ereport_domain(ERROR, PG_TEXTDOMAIN("postgres"),
 				   (errcode(ERRCODE_UNIQUE_VIOLATION),

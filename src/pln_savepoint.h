@@ -244,6 +244,8 @@ extern bool pln_write_path_conflict(PlnExecState *estate,
 extern void pln_write_path_init(void);
 extern char *pln_write_path_block_status(PlnExecState *estate,
 										 PlnStmtBlock *block);
+extern bool pln_write_path_block_qualifies(PlnExecState *estate,
+										   PlnStmtBlock *block);
 
 /* funcs.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_stats(PG_FUNCTION_ARGS);

@@ -1064,13 +1064,13 @@ pln_write_path_conflict(PlnExecState *estate, PlnStmtExecSql *stmt)
  */
 
 /*
- * Whether the block's INSERT takes the write path, or why not, as a line
- * of the plan view.  Prepares the statement's ON CONFLICT form as its
- * first run would (the view plans everything), and checks the table as it
- * is now.
+ * Why the block's INSERT would not take the write path, as the view and
+ * the checker say it, or NULL if it would.  Prepares the statement's ON
+ * CONFLICT form as its first run would (the view plans everything), and
+ * checks the table as it is now.
  */
-char *
-pln_write_path_block_status(PlnExecState *estate, PlnStmtBlock *block)
+static char *
+block_why_not_now(PlnExecState *estate, PlnStmtBlock *block)
 {
 	PlnStmtExecSql *insert;
 	const char *why = block_why_not(block, &insert);
@@ -1078,12 +1078,12 @@ pln_write_path_block_status(PlnExecState *estate, PlnStmtBlock *block)
 	CachedPlanSource *plansource;
 
 	if (why != NULL)
-		return psprintf("write path: no: %s", why);
+		return pstrdup(why);
 	if (insert->write_path == PLN_WRITE_PATH_CANDIDATE)
 		refresh_write_plan(estate, insert);
 	wpath = insert->wpath;
 	if (wpath->query_why_not != NULL)
-		return psprintf("write path: no: the INSERT at line %d: %s",
+		return psprintf("the INSERT at line %d: %s",
 						insert->lineno, wpath->query_why_not);
 	plansource = the_plan_source(wpath->expr->plan);
 	why = table_why_not(wpath, linitial_node(Query, plansource->query_list),
@@ -1091,8 +1091,26 @@ pln_write_path_block_status(PlnExecState *estate, PlnStmtBlock *block)
 	/* (the checks of a call must not trust what the view worked out) */
 	wpath->table_epoch = 0;
 	if (why != NULL)
-		return psprintf("write path: no: the INSERT at line %d: table %s: %s",
+		return psprintf("the INSERT at line %d: table %s: %s",
 						insert->lineno, get_rel_name(wpath->relid), why);
-	return psprintf("write path: the INSERT at line %d runs without the savepoint (as ON CONFLICT DO NOTHING) in READ COMMITTED once the transaction holds the table's lock",
-					insert->lineno);
+	return NULL;
+}
+
+/* The plan view's line for a block with handlers */
+char *
+pln_write_path_block_status(PlnExecState *estate, PlnStmtBlock *block)
+{
+	char	   *why = block_why_not_now(estate, block);
+
+	if (why != NULL)
+		return psprintf("write path: no: %s", why);
+	return psprintf("write path: the INSERT at line %d runs without the savepoint (as ON CONFLICT DO NOTHING) in READ COMMITTED",
+					((PlnStmt *) llast(block->body))->lineno);
+}
+
+/* For plnimble_check_function: does the block's INSERT take the path? */
+bool
+pln_write_path_block_qualifies(PlnExecState *estate, PlnStmtBlock *block)
+{
+	return block_why_not_now(estate, block) == NULL;
 }

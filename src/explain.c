@@ -325,6 +325,7 @@ lazy_stmt_impurity(SavepointPlan *sp, PlnStmt *stmt)
 			}
 
 		case PLN_STMT_FORS:
+			return pstrdup("runs SQL");
 		case PLN_STMT_EXECSQL:
 			{
 				PlnStmtExecSql *execsql = (PlnStmtExecSql *) stmt;

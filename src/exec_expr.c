@@ -288,6 +288,30 @@ plan_cache_chooses_generic(CachedPlanSource *plansource)
 }
 
 /*
+ * Would SPI run the query with a custom plan now?  Only then can running
+ * it through SPI differ from evaluating its generic plan: a custom plan has
+ * the variables' values folded in as constants, and folding drops what
+ * the values make unnecessary without evaluating it (the volatile
+ * f() in "x + f()" for a NULL x, a CASE branch, an AND's other arms).
+ * PL/pgSQL sends an expression through SPI after a caught error in it and
+ * in a recursion level, and runs every SELECT ... INTO there; plnimble's
+ * shortcuts for those may be taken only when this is false.
+ */
+bool
+pln_spi_would_plan_custom(PlnExpr *expr)
+{
+	List	   *plansources;
+
+	if (expr->plan == NULL)
+		return false;
+	plansources = SPI_plan_get_plan_sources(expr->plan);
+	if (list_length(plansources) != 1)
+		return false;
+	return !plan_cache_chooses_generic((CachedPlanSource *) linitial(plansources)) &&
+		uses_variables(expr);
+}
+
+/*
  * Raise the kept planning error again if planning would still fail the
  * same way; otherwise forget it.  That is certain when the query reads no
  * variable (a custom plan folds the same constants), or when the plan
@@ -1069,7 +1093,8 @@ spi_expr_error_callback(void *arg)
  * Run a simple expression as though it went through SPI, where PL/pgSQL
  * sends it: an evaluation of it failed earlier in the transaction (PL/pgSQL
  * then leaves it marked as busy), or it is busy in an outer recursion
- * level.  The differences that show are SPI's CONTEXT line for errors and
+ * level.  SPI would use the generic plan (else the caller goes through
+ * SPI), so the differences that show are SPI's CONTEXT line for errors and
  * notices raised while it runs, and ROW_COUNT, which the one row of the
  * query sets to 1.
  */
@@ -1125,6 +1150,16 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 {
 	LocalTransactionId curlxid = MyProc->lxid;
 	bool		pure;
+
+	/*
+	 * Where PL/pgSQL runs the expression through SPI (after a caught error
+	 * in it, or in a recursion level), so does plnimble while SPI would
+	 * make a custom plan; otherwise it shows what SPI would show.
+	 */
+	if (unlikely(expr->simple_failed_lxid == curlxid ||
+				 (expr->simple_in_use && expr->simple_state_lxid == curlxid)) &&
+		pln_spi_would_plan_custom(expr))
+		return false;
 
 	/* busy in an outer recursion level: a state of its own for this one */
 	if (unlikely(expr->simple_in_use) && expr->simple_state_lxid == curlxid)

@@ -280,7 +280,13 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 	}
 	if (stmt->simple_into)
 	{
-		if (exec_select_into_simply(estate, stmt))
+		/*
+		 * PL/pgSQL runs the SQL form, so while SPI would make it a custom
+		 * plan (the first five runs), so does plnimble: the variables'
+		 * values folded in may leave out calls the assignments would make.
+		 */
+		if (!pln_spi_would_plan_custom(expr) &&
+			exec_select_into_simply(estate, stmt))
 			return PLN_RC_OK;
 		/* the SQL form after all, and the statement started lazily */
 		pln_allow_impure(estate, PLN_IMPURE_STATEMENT);

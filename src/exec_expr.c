@@ -103,7 +103,6 @@ static void param_eval_recfield(ExprState *state, ExprEvalStep *op,
 								ExprContext *econtext);
 static void param_eval_rw_array_var(ExprState *state, ExprEvalStep *op,
 									ExprContext *econtext);
-static Oid	null_record_type(PlnRec *rec);
 static bool is_param_of(Node *node, int dno);
 static ParamExternData *param_fetch(ParamListInfo params, int paramid,
 									bool speculative,
@@ -1545,8 +1544,6 @@ param_eval_datum(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
 
 	pln_exec_datum_value(estate, datum, &typeid, &typmod,
 						 op->resvalue, op->resnull);
-	if (*op->resnull && datum->dtype == PLN_DTYPE_REC)
-		typeid = null_record_type((PlnRec *) datum);
 	if (unlikely(typeid != op->d.cparam.paramtype))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -1579,16 +1576,6 @@ param_eval_recfield(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
 		return;
 	}
 	param_eval_datum(state, op, econtext);
-}
-
-/*
- * The type a NULL record has for the planner: its declared one, or the
- * shape it was given (NEW and OLD of a trigger).
- */
-static Oid
-null_record_type(PlnRec *rec)
-{
-	return rec->erh ? rec->erh->er_typeid : rec->rectypeid;
 }
 
 /* Run-time step: the value of a scalar variable */
@@ -1694,10 +1681,6 @@ param_fetch(ParamListInfo params, int paramid, bool speculative,
 	if (read_write && ((PlnVar *) datum)->freeval &&
 		VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(((PlnVar *) datum)->value)))
 		prm->value = ((PlnVar *) datum)->value;
-
-	/* a record that is just NULL still has a type, for the planner */
-	if (prm->isnull && datum->dtype == PLN_DTYPE_REC)
-		prm->ptype = null_record_type((PlnRec *) datum);
 
 	return prm;
 }

@@ -124,3 +124,29 @@ SET plan_cache_mode = force_custom_plan;
 SELECT scp_select_into(NULL, 7);
 RESET plan_cache_mode;
 SELECT string_agg(n::text, ',' ORDER BY n) AS called FROM scp_log;
+
+-- an expression of pure functions keeps its fast path after a caught
+-- error (and so its lazy savepoint): a custom plan would compute the same
+-- values and raise the same errors
+CREATE FUNCTION scp_pure(x int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    y int;
+    r int;
+    acc text := '';
+BEGIN
+    FOR d IN -1..1 LOOP
+        FOR j IN 1..3 LOOP
+            BEGIN
+                PERFORM FROM scp_log;
+                y := x + 10 / (d * j);
+                GET DIAGNOSTICS r = ROW_COUNT;
+                acc := acc || coalesce(y::text, 'null') || '/' || r || ' ';
+            EXCEPTION WHEN division_by_zero THEN
+                acc := acc || 'div0 ';
+            END;
+        END LOOP;
+    END LOOP;
+    RETURN acc;
+END$$;
+SELECT scp_pure(5);
+SELECT scp_pure(NULL);

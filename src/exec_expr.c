@@ -287,21 +287,29 @@ plan_cache_chooses_generic(CachedPlanSource *plansource)
 }
 
 /*
- * Would SPI run the query with a custom plan now?  Only then can running
- * it through SPI differ from evaluating its generic plan: a custom plan has
- * the variables' values folded in as constants, and folding drops what
- * the values make unnecessary without evaluating it (the volatile
- * f() in "x + f()" for a NULL x, a CASE branch, an AND's other arms).
- * PL/pgSQL sends an expression through SPI after a caught error in it and
- * in a recursion level, and runs every SELECT ... INTO there; plnimble's
- * shortcuts for those may be taken only when this is false.
+ * Could running the simple expression through SPI now show something
+ * that evaluating its generic plan does not?  PL/pgSQL sends an
+ * expression through SPI after a caught error in it and in a recursion
+ * level, and runs every SELECT ... INTO there; plnimble's shortcuts for
+ * those may be taken only when this is false.
+ *
+ * The difference is the plan: SPI's plan cache makes a custom plan for
+ * each of the first five executions, with the variables' values folded
+ * in, and folding leaves out what the values make unnecessary without
+ * evaluating it (the f() in "x + f()" for a NULL x: the operator is
+ * strict; a CASE branch; the other arms of an AND).  For an expression
+ * that calls only functions of the pure list (purity.c) that shows no
+ * more than the generic plan does: such calls have no effect but their
+ * value or error, and what folding keeps it evaluates, in the same order.
+ * A call of any other function (user code, a volatile function) may be
+ * left out where the generic plan makes it.
  */
 bool
-pln_spi_would_plan_custom(PlnExpr *expr)
+pln_custom_plan_would_show(PlnExpr *expr)
 {
 	List	   *plansources;
 
-	if (expr->plan == NULL)
+	if (expr->simple_calls_only_pure || expr->plan == NULL)
 		return false;
 	plansources = SPI_plan_get_plan_sources(expr->plan);
 	if (list_length(plansources) != 1)
@@ -1092,8 +1100,9 @@ spi_expr_error_callback(void *arg)
  * Run a simple expression as though it went through SPI, where PL/pgSQL
  * sends it: an evaluation of it failed earlier in the transaction (PL/pgSQL
  * then leaves it marked as busy), or it is busy in an outer recursion
- * level.  SPI would use the generic plan (else the caller goes through
- * SPI), so the differences that show are SPI's CONTEXT line for errors and
+ * level.  SPI's plan would show nothing more than the generic one (else
+ * the caller goes through SPI, see pln_custom_plan_would_show), so the
+ * differences that show are SPI's CONTEXT line for errors and
  * notices raised while it runs, and ROW_COUNT, which the one row of the
  * query sets to 1.
  */
@@ -1152,12 +1161,12 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 
 	/*
 	 * Where PL/pgSQL runs the expression through SPI (after a caught error
-	 * in it, or in a recursion level), so does plnimble while SPI would
-	 * make a custom plan; otherwise it shows what SPI would show.
+	 * in it, or in a recursion level), so does plnimble while SPI's custom
+	 * plan could show; otherwise it shows what SPI would show.
 	 */
 	if (unlikely(expr->simple_failed_lxid == curlxid ||
 				 (expr->simple_in_use && expr->simple_state_lxid == curlxid)) &&
-		pln_spi_would_plan_custom(expr))
+		pln_custom_plan_would_show(expr))
 		return false;
 
 	/* busy in an outer recursion level: a state of its own for this one */

@@ -280,13 +280,7 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 	}
 	if (stmt->simple_into)
 	{
-		/*
-		 * PL/pgSQL runs the SQL form, so while SPI would make it a custom
-		 * plan (the first five runs), so does plnimble: the variables'
-		 * values folded in may leave out calls the assignments would make.
-		 */
-		if (!pln_spi_would_plan_custom(expr) &&
-			exec_select_into_simply(estate, stmt))
+		if (exec_select_into_simply(estate, stmt))
 			return PLN_RC_OK;
 		/* the SQL form after all, and the statement started lazily */
 		pln_allow_impure(estate, PLN_IMPURE_STATEMENT);
@@ -530,6 +524,13 @@ exec_select_into_simply(PlnExecState *estate, PlnStmtExecSql *stmt)
 
 	if (ncols == 1)
 	{
+		/*
+		 * PL/pgSQL runs the SQL form, whose custom plans (the first five
+		 * runs) may leave out calls the assignment would make: so does
+		 * plnimble then.  (Several columns are all pure, see below.)
+		 */
+		if (pln_custom_plan_would_show(stmt->sqlstmt))
+			return false;
 		values = &value1;
 		nulls = &null1;
 		types = &type1;

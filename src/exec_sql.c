@@ -584,6 +584,13 @@ exec_select_into_simply(PlnExecState *estate, PlnStmtExecSql *stmt)
 
 	if (ncols == 1)
 	{
+		/*
+		 * PL/pgSQL runs the SQL form, whose custom plans (the first five
+		 * runs) may leave out calls the assignment would make: so does
+		 * plnimble then.  (Several columns are all pure, see below.)
+		 */
+		if (pln_custom_plan_would_show(stmt->sqlstmt))
+			return false;
 		values = &value1;
 		nulls = &null1;
 		types = &type1;

@@ -505,7 +505,8 @@ pln_innermost_frame_is_lazy(PlnStmt **stmt)
  * while statements nested in it run, so it can be reset here.)  A failed simple
  * expression may be used again in this transaction, with a fresh state
  * unless it is pure; PL/pgSQL instead sends it through SPI from then on,
- * which shows (simple_failed_lxid, see exec_expr.c).
+ * which shows, and whose custom plans plnimble then uses as well
+ * (simple_failed_lxid, see exec_expr.c).
  */
 static void
 restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)

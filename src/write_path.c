@@ -785,13 +785,18 @@ holds_row_exclusive_lock(Oid relid)
 static void
 release_table_lock(PlnWritePath *wpath)
 {
-	int			guard = 0;
+	LOCKTAG		tag;
 
 	if (!wpath->took_lock)
 		return;
 	wpath->took_lock = false;
-	while (holds_row_exclusive_lock(wpath->relid) && guard++ < 1000)
-		UnlockRelationOid(wpath->relid, RowExclusiveLock);
+	SET_LOCKTAG_RELATION(tag, MyDatabaseId, wpath->relid);
+	while (LockHeldByMe(&tag, RowExclusiveLock))
+	{
+		/* (every count was taken since, under the current owner) */
+		if (!LockRelease(&tag, RowExclusiveLock, false))
+			break;
+	}
 }
 
 /*

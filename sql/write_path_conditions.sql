@@ -19,7 +19,14 @@
 --      what PL/pgSQL leaves (a subtransaction's abort releases the locks
 --      it took);
 --   6. errors after the row is written that the handler does not catch
---      (an index row too large), caught by an enclosing block.
+--      (an index row too large), caught by an enclosing block;
+--   7. the table changes between two calls of the same function (a
+--      trigger, a CHECK calling a function that writes, a second unique
+--      index, row-level security, a rule, the key made deferrable, the
+--      key dropped, a column dropped): each call must behave as the plain
+--      INSERT does on the table as it is then;
+--   8. values that need a cast to the column's type, and a cast that
+--      fails (before the write).
 
 CREATE TABLE wc (k int PRIMARY KEY, v text);
 CREATE TABLE wc_log (n serial, what text);
@@ -642,4 +649,121 @@ SELECT wc_big_ins(4, (SELECT string_agg(md5(g::text), '') FROM generate_series(1
 \set VERBOSITY default
 SELECT k, t FROM wc_big ORDER BY k;
 
-DROP TABLE wc, wc_log, wc_id, wc_def, wc_big CASCADE;
+-- 7. The table changes between calls ---------------------------------------------
+
+CREATE TABLE wd (pad int, k int PRIMARY KEY, v text, w int);
+CREATE TABLE wd_log (n serial, what text);
+CREATE FUNCTION wd_ins(p int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    con text;
+    det text;
+BEGIN
+    BEGIN
+        INSERT INTO wd (k, v, w) VALUES (p, 'v' || p, p);
+    EXCEPTION WHEN unique_violation THEN
+        GET STACKED DIAGNOSTICS con = CONSTRAINT_NAME, det = PG_EXCEPTION_DETAIL;
+        RETURN 'duplicate ' || p || ' (' || con || ': ' || det || ')';
+    END;
+    RETURN 'inserted ' || p;
+END
+$$;
+CREATE FUNCTION wd_logger() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO wd_log (what) VALUES (TG_NAME || ' ' || NEW.k);
+    RETURN NEW;
+END
+$$;
+CREATE FUNCTION wd_logged_check(k int) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO wd_log (what) VALUES ('check ' || k);
+    RETURN true;
+END
+$$;
+CREATE FUNCTION wd_round(stage text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    r text;
+BEGIN
+    r := stage || ': ' || wd_ins(1);
+    r := r || ', ' || wd_ins(2);
+    r := r || ', ' || wd_ins(2);
+    RETURN r || ' | log: '
+        || coalesce((SELECT string_agg(what, ', ' ORDER BY n) FROM wd_log), '-');
+END
+$$;
+SELECT wd_round('plain');
+DELETE FROM wd WHERE k = 2;
+CREATE TRIGGER wd_before BEFORE INSERT ON wd FOR EACH ROW EXECUTE FUNCTION wd_logger();
+SELECT wd_round('before trigger');
+DROP TRIGGER wd_before ON wd;
+DELETE FROM wd WHERE k = 2;
+DELETE FROM wd_log;
+CREATE TRIGGER wd_after AFTER INSERT ON wd FOR EACH ROW EXECUTE FUNCTION wd_logger();
+SELECT wd_round('after trigger');
+DROP TRIGGER wd_after ON wd;
+DELETE FROM wd WHERE k = 2;
+DELETE FROM wd_log;
+ALTER TABLE wd ADD CONSTRAINT wd_logged CHECK (wd_logged_check(k));
+SELECT wd_round('check that writes');
+ALTER TABLE wd DROP CONSTRAINT wd_logged;
+DELETE FROM wd WHERE k = 2;
+DELETE FROM wd_log;
+CREATE UNIQUE INDEX wd_w ON wd (w);
+SELECT wd_round('second unique index');
+DELETE FROM wd WHERE k = 2;
+UPDATE wd SET w = 2 WHERE k = 1;
+SELECT wd_round('second unique index, other row');
+DROP INDEX wd_w;
+UPDATE wd SET w = 1 WHERE k = 1;
+DELETE FROM wd WHERE k = 2;
+CREATE RULE wd_rule AS ON INSERT TO wd DO ALSO INSERT INTO wd_log (what) VALUES ('rule ' || NEW.k);
+SELECT wd_round('rule');
+DROP RULE wd_rule ON wd;
+DELETE FROM wd WHERE k = 2;
+DELETE FROM wd_log;
+ALTER TABLE wd DROP CONSTRAINT wd_pkey;
+ALTER TABLE wd ADD CONSTRAINT wd_pkey PRIMARY KEY (k) DEFERRABLE INITIALLY DEFERRED;
+BEGIN;
+SELECT wd_round('deferred key');
+ROLLBACK;
+ALTER TABLE wd DROP CONSTRAINT wd_pkey;
+SELECT wd_round('no key');
+DELETE FROM wd WHERE k = 2 OR ctid <> (SELECT min(ctid) FROM wd WHERE k = 1);
+ALTER TABLE wd ADD CONSTRAINT wd_pkey PRIMARY KEY (k);
+SELECT wd_round('key back');
+DELETE FROM wd WHERE k = 2;
+ALTER TABLE wd DROP COLUMN pad;
+SELECT wd_round('column before the key dropped');
+DELETE FROM wd WHERE k = 2;
+ALTER TABLE wd ALTER COLUMN w TYPE bigint;
+SELECT wd_round('column type changed');
+SELECT k, v, w FROM wd ORDER BY k;
+
+-- 8. Values that need a cast -------------------------------------------------------
+
+CREATE FUNCTION wc_cast(p text, q numeric) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    BEGIN
+        INSERT INTO wc (k, v) VALUES (p::int, q);
+    EXCEPTION WHEN unique_violation THEN
+        RETURN 'duplicate: ' || SQLERRM;
+    END;
+    RETURN 'inserted';
+END
+$$;
+CREATE FUNCTION wc_assign_cast(p numeric) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    BEGIN
+        INSERT INTO wc (k, v) VALUES (p, p);
+    EXCEPTION WHEN unique_violation THEN
+        RETURN 'duplicate: ' || SQLERRM;
+    END;
+    RETURN 'inserted';
+END
+$$;
+SELECT wc_cast('120', 1.5), wc_cast('120', 2), wc_cast(' 121 ', 3);
+SELECT wc_cast('abc', 1);
+SELECT wc_assign_cast(122.4), wc_assign_cast(121.6), wc_assign_cast(122.5);
+SELECT wc_assign_cast(1e10);
+SELECT * FROM wc WHERE k BETWEEN 120 AND 130 ORDER BY k;
+
+DROP TABLE wc, wc_log, wc_id, wc_def, wc_big, wd, wd_log CASCADE;

@@ -21,7 +21,11 @@
 --   6. where the block is called from: a function called by a function, a
 --      DO block, a query over many rows, a trigger of another table, a
 --      procedure; the CONTEXT lines and the statement text shown (the text
---      as written, INTO clause removed, comments and line breaks kept).
+--      as written, INTO clause removed, comments and line breaks kept);
+--   7. the key's history in the same transaction: inserted by a block that
+--      then failed, inserted and deleted, its row's key updated away and
+--      back; a loop over a query of the table being inserted into;
+--      GET DIAGNOSTICS PG_CONTEXT in the handler.
 
 -- every diagnostics field, NULL shown as NULL
 CREATE FUNCTION wp_line(st text, msg text, det text, hint text, ctx text,
@@ -518,13 +522,18 @@ SELECT count(*) FROM wp_kv WHERE k >= 3100;
 -- shows the whole context
 CREATE FUNCTION wp_caller(p_k int) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
-    ctx text;
+    st text; msg text; det text; hint text; ctx text;
+    col text; con text; dt text; tab text; sch text;
 BEGIN
     PERFORM wp_reraise(p_k);
     RETURN 'ok';
 EXCEPTION WHEN unique_violation THEN
-    GET STACKED DIAGNOSTICS ctx = PG_EXCEPTION_CONTEXT;
-    RAISE NOTICE 'context: %', replace(ctx, E'\n', ' // ');
+    GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
+        det = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT,
+        ctx = PG_EXCEPTION_CONTEXT, col = COLUMN_NAME,
+        con = CONSTRAINT_NAME, dt = PG_DATATYPE_NAME,
+        tab = TABLE_NAME, sch = SCHEMA_NAME;
+    RAISE NOTICE '%', wp_line(st, msg, det, hint, ctx, col, con, dt, tab, sch);
     RETURN SQLERRM;
 END
 $$;
@@ -649,5 +658,96 @@ END
 $$;
 SELECT wp_text(400);
 SELECT wp_text(400);
+
+-- 7. The key's history in this transaction ---------------------------------------
+
+CREATE FUNCTION wp_history() RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    z int := 0;
+BEGIN
+    -- inserted by a block that failed afterwards: the key is free
+    BEGIN
+        INSERT INTO wp_t (k, v) VALUES (500, 'undone');
+        z := 1 / z;
+    EXCEPTION WHEN division_by_zero THEN
+        NULL;
+    END;
+    RETURN NEXT wp_ins(500, 'after an undone insert', 0);
+    RETURN NEXT wp_ins(500, 'again', 0);
+    -- inserted and deleted by this transaction
+    INSERT INTO wp_t (k, v) VALUES (501, 'to delete');
+    DELETE FROM wp_t WHERE k = 501;
+    RETURN NEXT wp_ins(501, 'after a delete', 0);
+    -- the row's key updated away, then back
+    UPDATE wp_t SET k = 503 WHERE k = 500;
+    RETURN NEXT wp_ins(500, 'key moved away', 0);
+    RETURN NEXT wp_ins(503, 'moved key', 0);
+    UPDATE wp_t SET k = 504 WHERE k = 503;
+    UPDATE wp_t SET k = 503 WHERE k = 504;
+    RETURN NEXT wp_ins(503, 'moved back', 0);
+    -- deleted by a block that failed afterwards: the row is back
+    BEGIN
+        DELETE FROM wp_t WHERE k = 501;
+        z := 1 / z;
+    EXCEPTION WHEN division_by_zero THEN
+        NULL;
+    END;
+    RETURN NEXT wp_ins(501, 'after an undone delete', 0);
+END
+$$;
+SELECT * FROM wp_history();
+SELECT k, v FROM wp_t WHERE k >= 500 ORDER BY k;
+BEGIN;
+DELETE FROM wp_t WHERE k >= 500;
+SELECT * FROM wp_history();
+ROLLBACK;
+SELECT k, v FROM wp_t WHERE k >= 500 ORDER BY k;
+
+-- a loop over the table being inserted into: the loop's query does not
+-- see the rows the blocks insert
+CREATE FUNCTION wp_self_loop() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    r record;
+    n int := 0;
+    dup int := 0;
+BEGIN
+    FOR r IN SELECT k FROM wp_t WHERE k BETWEEN 1 AND 4 ORDER BY k LOOP
+        n := n + 1;
+        BEGIN
+            INSERT INTO wp_t (k, v) VALUES (r.k + 600, 'self loop');
+        EXCEPTION WHEN unique_violation THEN
+            dup := dup + 1;
+        END;
+        BEGIN
+            INSERT INTO wp_t (k, v) VALUES (r.k, 'self loop');
+        EXCEPTION WHEN unique_violation THEN
+            dup := dup + 1;
+        END;
+    END LOOP;
+    RETURN format('%s rows read, %s duplicates', n, dup);
+END
+$$;
+SELECT wp_self_loop(), wp_self_loop();
+SELECT k, v FROM wp_t WHERE k > 600 ORDER BY k;
+
+-- the current context and the stacked one, in the handler
+CREATE FUNCTION wp_pg_context(p_k int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    here text;
+    there text;
+BEGIN
+    BEGIN
+        INSERT INTO wp_t (k, v) VALUES (p_k, 'context');
+    EXCEPTION WHEN unique_violation THEN
+        GET DIAGNOSTICS here = PG_CONTEXT;
+        GET STACKED DIAGNOSTICS there = PG_EXCEPTION_CONTEXT;
+        RAISE NOTICE 'current: %', replace(here, E'\n', ' // ');
+        RAISE NOTICE 'stacked: %', replace(there, E'\n', ' // ');
+        RETURN 'duplicate';
+    END;
+    RETURN 'inserted';
+END
+$$;
+SELECT wp_pg_context(700), wp_pg_context(700);
 
 DROP TABLE wp_t, wp_kv, wp_src, wp_n, wp_three, wp_feed CASCADE;

@@ -640,6 +640,48 @@ BEGIN
     END;
 END
 $$;
+-- the same errors caught by the block's own handler (WHEN OTHERS, or a
+-- list naming them): the row written before the error must be gone
+CREATE FUNCTION wc_big_others(p int, t text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    BEGIN
+        INSERT INTO wc_big VALUES (p, t);
+    EXCEPTION WHEN OTHERS THEN
+        RETURN 'caught ' || SQLSTATE || ', row there: '
+            || (SELECT count(*) FROM wc_big WHERE k = p);
+    END;
+    RETURN 'inserted';
+END
+$$;
+CREATE FUNCTION wc_big_list(p int, t text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    BEGIN
+        INSERT INTO wc_big VALUES (p, t);
+    EXCEPTION WHEN unique_violation OR program_limit_exceeded THEN
+        RETURN 'caught ' || SQLSTATE || ', row there: '
+            || (SELECT count(*) FROM wc_big WHERE k = p);
+    END;
+    RETURN 'inserted';
+END
+$$;
+CREATE FUNCTION wc_narrow_others(p int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    x smallint := -1;
+BEGIN
+    BEGIN
+        INSERT INTO wc VALUES (p, 'narrow others') RETURNING k INTO x;
+    EXCEPTION WHEN OTHERS THEN
+        RETURN 'caught ' || SQLSTATE || ', x=' || x || ', row there: '
+            || (SELECT count(*) FROM wc WHERE k = p);
+    END;
+    RETURN 'inserted, x=' || x;
+END
+$$;
+SELECT wc_big_others(10, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 200) g)),
+       wc_big_others(11, 'small'), wc_big_others(11, 'small');
+SELECT wc_big_list(12, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 200) g)),
+       wc_big_list(13, 'small 13'), wc_big_list(13, 'small 13');
+SELECT wc_narrow_others(200000), wc_narrow_others(140), wc_narrow_others(140);
 SELECT wc_big_ins(1, 'small'), wc_big_ins(1, 'small'), wc_big_ins(2, 'small');
 SELECT wc_big_outer(3, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 200) g));
 SELECT wc_big_outer(1, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 200) g));

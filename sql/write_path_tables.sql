@@ -140,6 +140,20 @@ SELECT tl_child_ins(3, 99);
 -- the parent is missing and the key is a duplicate: the duplicate first
 SELECT tl_child_ins(1, 99);
 SELECT tl_parent_ins(3), tl_parent_ins(3), tl_parent_ins(1);
+-- the foreign-key error caught by the block's own handler: the row
+-- written before the check must be gone
+CREATE FUNCTION tl_child_fk(p int, par int) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    BEGIN
+        INSERT INTO tl_child VALUES (p, par);
+    EXCEPTION WHEN unique_violation OR foreign_key_violation THEN
+        RETURN 'caught ' || SQLSTATE || ', row there: '
+            || (SELECT count(*) FROM tl_child WHERE k = p);
+    END;
+    RETURN 'inserted';
+END
+$$;
+SELECT tl_child_fk(5, 99), tl_child_fk(5, 1), tl_child_fk(5, 1), tl_child_fk(1, 99);
 SELECT * FROM tl_child ORDER BY k;
 -- a deferred foreign key: the missing parent shows at commit
 CREATE TABLE tl_child_d (k int PRIMARY KEY,

@@ -107,6 +107,9 @@ typedef struct PlnWritePath
 	uint64		table_epoch;
 	const char *table_why_not;	/* why the table does not qualify, or NULL */
 	Oid			unique_index;	/* its one unique index */
+	char	   *index_name;		/* its name, and the table's and schema's, */
+	char	   *table_name;		/* for the error (valid with the check) */
+	char	   *schema_name;
 	bool		took_lock;		/* did this run lock the table first? */
 } PlnWritePath;
 
@@ -799,6 +802,24 @@ release_table_lock(PlnWritePath *wpath)
 	}
 }
 
+/* Keep the names the error of a duplicate shows (see describe_duplicate) */
+static void
+remember_names(PlnWritePath *wpath)
+{
+	MemoryContext cxt = GetMemoryChunkContext(wpath);
+	char	   *schema = get_namespace_name(get_rel_namespace(wpath->relid));
+
+	if (wpath->index_name)
+		pfree(wpath->index_name);
+	if (wpath->table_name)
+		pfree(wpath->table_name);
+	if (wpath->schema_name)
+		pfree(wpath->schema_name);
+	wpath->index_name = MemoryContextStrdup(cxt, get_rel_name(wpath->unique_index));
+	wpath->table_name = MemoryContextStrdup(cxt, get_rel_name(wpath->relid));
+	wpath->schema_name = MemoryContextStrdup(cxt, schema);
+}
+
 /*
  * Do the run-time conditions hold for taking the write path now?  The
  * block's frame is marked while they are checked (so that the checking
@@ -846,6 +867,8 @@ may_write_now(PlnExecState *estate, PlnStmtExecSql *stmt)
 		MemoryContextSwitchTo(oldcontext);
 		wpath->table_why_not = why ?
 			MemoryContextStrdup(GetMemoryChunkContext(wpath), why) : NULL;
+		if (why == NULL)
+			remember_names(wpath);
 		wpath->table_epoch = pln_relcache_epoch;
 	}
 	return wpath->table_why_not == NULL;
@@ -956,6 +979,28 @@ describe_duplicate(PlnExecState *estate, PlnStmtExecSql *stmt,
 	query = linitial_node(Query, plansource->query_list);
 	if (rt_fetch(query->resultRelation, query->rtable)->relid != wpath->relid)
 		return false;
+
+	/*
+	 * No relation cache invalidation since the checks (the common case):
+	 * the table's arbiters are the one unique index of the checks, and its
+	 * names are those remembered then.  The DETAIL is not built when nobody
+	 * can see it (see pln_error_context_unseen: the handler neither shows
+	 * the error's fields nor re-throws it); it costs more than the rest.
+	 */
+	if (wpath->table_epoch == pln_relcache_epoch)
+	{
+		report->index_name = wpath->index_name;
+		report->table_name = wpath->table_name;
+		report->schema_name = wpath->schema_name;
+		report->key = NULL;
+		if (pln_write_path_error_unseen(estate))
+			return true;
+		index = index_open(wpath->unique_index, RowExclusiveLock);
+		evaluate_key(estate, query, index, values, isnull);
+		report->key = BuildIndexValueDescription(index, values, isnull);
+		index_close(index, RowExclusiveLock);
+		return true;
+	}
 
 	/* (the INSERT has locked the table, and locked its indexes while it ran) */
 	rel = table_open(wpath->relid, NoLock);

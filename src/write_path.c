@@ -955,7 +955,7 @@ pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 {
 	PlnSavepointFrame *frame = estate->sp_top;
 
-	if (frame != NULL && !frame->materialized &&
+	if (pln_write_path && frame != NULL && !frame->materialized &&
 		frame->block == stmt->wpath->block &&
 		XactIsoLevel == XACT_READ_COMMITTED && !XactReadOnly &&
 		!estate->readonly_func)

@@ -481,7 +481,7 @@ SELECT wc_def_ins(1);
 CREATE FUNCTION wc_plain(p int) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
     BEGIN
-        INSERT INTO wc VALUES (p, current_setting('transaction_isolation'));
+        INSERT INTO wc VALUES (p, 'plain');
     EXCEPTION WHEN unique_violation THEN
         RETURN 'duplicate: ' || SQLERRM;
     END;
@@ -489,17 +489,20 @@ BEGIN
 END
 $$;
 BEGIN ISOLATION LEVEL REPEATABLE READ;
-SELECT wc_plain(90), wc_plain(90), wc_plain(1);
+SELECT current_setting('transaction_isolation'), wc_plain(90), wc_plain(90), wc_plain(1);
 COMMIT;
 BEGIN ISOLATION LEVEL SERIALIZABLE;
-SELECT wc_plain(91), wc_plain(91), wc_plain(90);
+SELECT current_setting('transaction_isolation'), wc_plain(91), wc_plain(91), wc_plain(90);
 COMMIT;
 BEGIN ISOLATION LEVEL READ UNCOMMITTED;
-SELECT wc_plain(92), wc_plain(92);
+SELECT current_setting('transaction_isolation'), wc_plain(92), wc_plain(92);
 ROLLBACK;
 SET default_transaction_isolation = 'repeatable read';
-SELECT wc_plain(93), wc_plain(93);
+SELECT current_setting('transaction_isolation'), wc_plain(93), wc_plain(93);
 RESET default_transaction_isolation;
+BEGIN READ ONLY;
+SELECT wc_plain(94);
+ROLLBACK;
 SELECT * FROM wc WHERE k >= 90 ORDER BY k;
 
 -- 5. The table's locks -----------------------------------------------------------

@@ -8,17 +8,13 @@
 -- plnimble_savepoint_stats() show the same from the inside: 1,000 blocks
 -- entered, none materialized, 1,000 writes without a savepoint (501 rows
 -- inserted, 499 duplicates caught).
--- plnimble-only (to be listed in oracle-allowlist.txt): PL/pgSQL has no
+-- plnimble-only (listed in oracle-allowlist.txt): PL/pgSQL has no
 -- counters, and its XID delta is 1,001.
 -- The table is locked by an INSERT before the loop, outside any block, so
 -- that every block of the loop qualifies (the write path needs the
 -- table's RowExclusiveLock to be held already).  Autovacuum is off for
 -- the table, so that no ANALYZE of it takes an XID in between.
--- PENDING (sql/pending/, not run by scripts/test.sh): fails until the
--- write path of issue 18 exists (the counter column and the XID delta);
--- its expected output (expected/pending/) is what plnimble should print
--- then.  To enable: git mv both files up one directory and add the line
--- "write_path_xid: plnimble-only: ..." to sql/oracle-allowlist.txt.
+
 CREATE TABLE wx (k int PRIMARY KEY, v int) WITH (autovacuum_enabled = off);
 CREATE FUNCTION wx_fill(base int, n int) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -35,6 +31,7 @@ BEGIN
     RETURN (n - dup) || ' inserted, ' || dup || ' duplicates';
 END
 $$;
+
 -- counters since the previous call of wx_delta()
 CREATE TABLE wx_prev AS SELECT * FROM plnimble_savepoint_stats();
 CREATE FUNCTION wx_delta(OUT blocks bigint, OUT savepoints bigint,
@@ -56,48 +53,20 @@ LANGUAGE sql AS $$
              - (old.errors_caught_lazy + old.errors_caught_subxact)
       FROM cur, old
 $$;
+
 -- a first call in a transaction of its own: plans the statements (the
 -- catalogs are read then, which may start a savepoint)
 BEGIN;
 SELECT wx_fill(100000, 10);
-         wx_fill          
---------------------------
- 6 inserted, 4 duplicates
-(1 row)
-
 COMMIT;
 SELECT blocks, errors_caught FROM wx_delta();
- blocks | errors_caught 
---------+---------------
-     10 |             4
-(1 row)
 
 -- the measured transaction: its own XID first, then 1,000 blocks
 BEGIN;
 SELECT pg_current_xact_id() AS xid_before \gset
 SELECT wx_fill(0, 1000);
-           wx_fill            
-------------------------------
- 501 inserted, 499 duplicates
-(1 row)
-
 SELECT * FROM wx_delta();
- blocks | savepoints | writes_without_savepoint | errors_caught 
---------+------------+--------------------------+---------------
-   1000 |          0 |                     1000 |           499
-(1 row)
-
 COMMIT;
 -- the next transaction's XID
 SELECT pg_current_xact_id()::text::bigint - :'xid_before'::bigint AS xid_delta;
- xid_delta 
------------
-         1
-(1 row)
-
 SELECT count(*), sum(v) FROM wx WHERE k < 100000 - 1;
- count |  sum   
--------+--------
-   502 | 250501
-(1 row)
-

@@ -481,7 +481,7 @@ SELECT wc_def_ins(1);
 CREATE FUNCTION wc_plain(p int) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
     BEGIN
-        INSERT INTO wc VALUES (p, current_setting('transaction_isolation'));
+        INSERT INTO wc VALUES (p, 'plain');
     EXCEPTION WHEN unique_violation THEN
         RETURN 'duplicate: ' || SQLERRM;
     END;
@@ -489,17 +489,20 @@ BEGIN
 END
 $$;
 BEGIN ISOLATION LEVEL REPEATABLE READ;
-SELECT wc_plain(90), wc_plain(90), wc_plain(1);
+SELECT current_setting('transaction_isolation'), wc_plain(90), wc_plain(90), wc_plain(1);
 COMMIT;
 BEGIN ISOLATION LEVEL SERIALIZABLE;
-SELECT wc_plain(91), wc_plain(91), wc_plain(90);
+SELECT current_setting('transaction_isolation'), wc_plain(91), wc_plain(91), wc_plain(90);
 COMMIT;
 BEGIN ISOLATION LEVEL READ UNCOMMITTED;
-SELECT wc_plain(92), wc_plain(92);
+SELECT current_setting('transaction_isolation'), wc_plain(92), wc_plain(92);
 ROLLBACK;
 SET default_transaction_isolation = 'repeatable read';
-SELECT wc_plain(93), wc_plain(93);
+SELECT current_setting('transaction_isolation'), wc_plain(93), wc_plain(93);
 RESET default_transaction_isolation;
+BEGIN READ ONLY;
+SELECT wc_plain(94);
+ROLLBACK;
 SELECT * FROM wc WHERE k >= 90 ORDER BY k;
 
 -- 5. The table's locks -----------------------------------------------------------
@@ -682,6 +685,75 @@ SELECT wc_big_others(10, (SELECT string_agg(md5(g::text), '') FROM generate_seri
 SELECT wc_big_list(12, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 200) g)),
        wc_big_list(13, 'small 13'), wc_big_list(13, 'small 13');
 SELECT wc_narrow_others(200000), wc_narrow_others(140), wc_narrow_others(140);
+-- the same with one unique index only: the error comes from a plain
+-- index (a value too large; wc_big3: a division by zero in an index
+-- expression), after the heap tuple and the unique index's entry were
+-- written
+CREATE TABLE wc_big2 (k int PRIMARY KEY, t text, d int);
+ALTER TABLE wc_big2 ALTER COLUMN t SET STORAGE plain;
+CREATE INDEX wc_big2_t ON wc_big2 (t);
+CREATE TABLE wc_big3 (k int PRIMARY KEY, d int);
+CREATE INDEX wc_big3_d ON wc_big3 ((100 / d));
+CREATE FUNCTION wc_big3_others(p int, d int) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    BEGIN
+        INSERT INTO wc_big3 VALUES (p, d);
+    EXCEPTION WHEN OTHERS THEN
+        RETURN 'caught ' || SQLSTATE || ', row there: '
+            || (SELECT count(*) FROM wc_big3 WHERE k = p);
+    END;
+    RETURN 'inserted';
+END
+$$;
+CREATE FUNCTION wc_big2_others(p int, t text, d int) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    BEGIN
+        INSERT INTO wc_big2 VALUES (p, t, d);
+    EXCEPTION WHEN OTHERS THEN
+        RETURN 'caught ' || SQLSTATE || ', row there: '
+            || (SELECT count(*) FROM wc_big2 WHERE k = p);
+    END;
+    RETURN 'inserted';
+END
+$$;
+CREATE FUNCTION wc_big2_list(p int, t text, d int) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    BEGIN
+        INSERT INTO wc_big2 VALUES (p, t, d);
+    EXCEPTION WHEN unique_violation OR program_limit_exceeded THEN
+        RETURN 'caught ' || SQLSTATE || ', row there: '
+            || (SELECT count(*) FROM wc_big2 WHERE k = p);
+    END;
+    RETURN 'inserted';
+END
+$$;
+CREATE FUNCTION wc_big2_uv(p int, t text, d int) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    BEGIN
+        BEGIN
+            INSERT INTO wc_big2 VALUES (p, t, d);
+        EXCEPTION WHEN unique_violation THEN
+            RETURN 'duplicate';
+        END;
+    EXCEPTION WHEN OTHERS THEN
+        RETURN 'outer caught ' || SQLSTATE || ', row there: '
+            || (SELECT count(*) FROM wc_big2 WHERE k = p);
+    END;
+    RETURN 'inserted';
+END
+$$;
+SELECT g, wc_big2_others(g, 'small', 1), wc_big2_list(g + 10, 'small', 1),
+       wc_big2_uv(g + 20, 'small', 1)
+  FROM generate_series(1, 2) g;
+SELECT g, wc_big2_others(g + 30, (SELECT string_agg(md5(i::text), '') FROM generate_series(1, 200) i), 1),
+       wc_big2_list(g + 40, (SELECT string_agg(md5(i::text), '') FROM generate_series(1, 200) i), 1),
+       wc_big2_uv(g + 50, (SELECT string_agg(md5(i::text), '') FROM generate_series(1, 200) i), 1)
+  FROM generate_series(1, 2) g;
+SELECT g, wc_big3_others(g, 1), wc_big3_others(g + 10, 0), wc_big3_others(1, 0)
+  FROM generate_series(1, 2) g;
+SELECT g, wc_big2_others(1, 'dup', 0), wc_big2_list(1, 'dup', 0), wc_big2_uv(1, 'dup', 0)
+  FROM generate_series(1, 2) g;
+SELECT k, left(t, 10), d FROM wc_big2 ORDER BY k;
 SELECT wc_big_ins(1, 'small'), wc_big_ins(1, 'small'), wc_big_ins(2, 'small');
 SELECT wc_big_outer(3, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 200) g));
 SELECT wc_big_outer(1, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 200) g));
@@ -808,4 +880,4 @@ SELECT wc_assign_cast(122.4), wc_assign_cast(121.6), wc_assign_cast(122.5);
 SELECT wc_assign_cast(1e10);
 SELECT * FROM wc WHERE k BETWEEN 120 AND 130 ORDER BY k;
 
-DROP TABLE wc, wc_log, wc_id, wc_def, wc_big, wd, wd_log CASCADE;
+DROP TABLE wc, wc_log, wc_id, wc_def, wc_big, wc_big2, wc_big3, wd, wd_log CASCADE;

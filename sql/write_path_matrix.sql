@@ -25,7 +25,12 @@
 --   7. the key's history in the same transaction: inserted by a block that
 --      then failed, inserted and deleted, its row's key updated away and
 --      back; a loop over a query of the table being inserted into;
---      GET DIAGNOSTICS PG_CONTEXT in the handler.
+--      GET DIAGNOSTICS PG_CONTEXT in the handler;
+--   8. handlers that reach the error's DETAIL in roundabout ways: a bare
+--      RAISE or GET STACKED DIAGNOSTICS inside a nested block, loop, IF or
+--      CASE of the handler, after a nested handler caught an error of its
+--      own, after a call; a handler that reads nothing but re-raises at the
+--      end.
 
 -- every diagnostics field, NULL shown as NULL
 CREATE FUNCTION wp_line(st text, msg text, det text, hint text, ctx text,
@@ -749,5 +754,98 @@ BEGIN
 END
 $$;
 SELECT wp_pg_context(700), wp_pg_context(700);
+
+-- 8. Handlers that reach the DETAIL in roundabout ways ----------------------------
+
+CREATE FUNCTION wp_nothing() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM 1;
+END
+$$;
+CREATE FUNCTION wp_roundabout(p_k int, how int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    det text := 'unset';
+    z int := 0;
+BEGIN
+    BEGIN
+        INSERT INTO wp_t (k, v) VALUES (p_k, 'roundabout');
+    EXCEPTION WHEN unique_violation THEN
+        IF how = 1 THEN
+            -- a bare RAISE in a nested block, caught there
+            BEGIN
+                RAISE;
+            EXCEPTION WHEN OTHERS THEN
+                GET STACKED DIAGNOSTICS det = PG_EXCEPTION_DETAIL;
+            END;
+        ELSIF how = 2 THEN
+            -- GET STACKED DIAGNOSTICS in a nested block without handlers
+            BEGIN
+                GET STACKED DIAGNOSTICS det = PG_EXCEPTION_DETAIL;
+            END;
+        ELSIF how = 3 THEN
+            -- in a loop, in a CASE
+            FOR i IN 1..2 LOOP
+                CASE i
+                    WHEN 2 THEN
+                        GET STACKED DIAGNOSTICS det = PG_EXCEPTION_DETAIL;
+                    ELSE
+                        NULL;
+                END CASE;
+            END LOOP;
+        ELSIF how = 4 THEN
+            -- a nested handler catches an error of its own first
+            BEGIN
+                z := 1 / z;
+            EXCEPTION WHEN division_by_zero THEN
+                GET STACKED DIAGNOSTICS det = PG_EXCEPTION_DETAIL;
+                det := 'inner: ' || coalesce(nullif(det, ''), '-');
+            END;
+            RAISE;
+        ELSIF how = 5 THEN
+            -- a call, then the bare RAISE
+            PERFORM wp_nothing();
+            RAISE;
+        ELSIF how = 6 THEN
+            -- a bare RAISE in a nested block's own handler for another error
+            BEGIN
+                z := 1 / z;
+            EXCEPTION WHEN division_by_zero THEN
+                BEGIN
+                    RAISE;
+                EXCEPTION WHEN division_by_zero THEN
+                    det := 'the inner error again';
+                END;
+            END;
+            GET STACKED DIAGNOSTICS det = PG_EXCEPTION_DETAIL;
+        ELSE
+            -- nothing read; raised again at the end of the handler
+            RAISE;
+        END IF;
+        RETURN 'how ' || how || ': ' || coalesce(det, 'NULL');
+    END;
+    RETURN 'inserted';
+END
+$$;
+SELECT wp_roundabout(800, 0);
+SELECT h, wp_roundabout(800, h) FROM generate_series(1, 3) h;
+SELECT wp_roundabout(800, 4);
+SELECT wp_roundabout(800, 5);
+SELECT wp_roundabout(800, 6);
+SELECT wp_roundabout(800, 7);
+-- the same, the re-raised error caught by the caller
+DO $$
+DECLARE
+    det text;
+BEGIN
+    FOR h IN 4..7 LOOP
+        BEGIN
+            PERFORM wp_roundabout(800, h);
+        EXCEPTION WHEN unique_violation THEN
+            GET STACKED DIAGNOSTICS det = PG_EXCEPTION_DETAIL;
+            RAISE NOTICE 'how %: caller sees %', h, det;
+        END;
+    END LOOP;
+END
+$$;
 
 DROP TABLE wp_t, wp_kv, wp_src, wp_n, wp_three, wp_feed CASCADE;

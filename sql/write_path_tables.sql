@@ -226,7 +226,7 @@ DECLARE
     st text; msg text; det text; con text; tab text;
 BEGIN
     BEGIN
-        INSERT INTO tl_rls VALUES (p, current_user);
+        INSERT INTO tl_rls VALUES (p, 'by the role');
     EXCEPTION WHEN unique_violation THEN
         GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
             det = PG_EXCEPTION_DETAIL, con = CONSTRAINT_NAME, tab = TABLE_NAME;
@@ -511,6 +511,27 @@ DROP INDEX tl_expr_lower;
 SELECT tl_expr_ins(3, 'c@x', false), tl_expr_ins(4, 'c@x', false),
        tl_expr_ins(5, 'c@x', true), tl_expr_ins(6, 'c@x', true);
 SELECT * FROM tl_expr ORDER BY id;
+-- a partial unique index alone
+CREATE TABLE tl_partial (id int, email text, active boolean);
+CREATE UNIQUE INDEX tl_partial_active ON tl_partial (email) WHERE active;
+CREATE FUNCTION tl_partial_ins(p int, e text, a boolean) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    st text; msg text; det text; con text; tab text;
+BEGIN
+    BEGIN
+        INSERT INTO tl_partial VALUES (p, e, a);
+    EXCEPTION WHEN unique_violation THEN
+        GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
+            det = PG_EXCEPTION_DETAIL, con = CONSTRAINT_NAME, tab = TABLE_NAME;
+        RETURN tl_diag(st, msg, det, con, tab);
+    END;
+    RETURN 'inserted';
+END
+$$;
+SELECT tl_partial_ins(1, 'x', false), tl_partial_ins(2, 'x', false),
+       tl_partial_ins(3, 'x', true), tl_partial_ins(4, 'x', true),
+       tl_partial_ins(5, 'x', NULL), tl_partial_ins(6, NULL, true), tl_partial_ins(7, NULL, true);
+SELECT * FROM tl_partial ORDER BY id;
 
 -- 5. CHECK constraints, domains, generated columns, table kinds -------------------
 
@@ -647,4 +668,4 @@ SELECT k, length(big) FROM tl_toast ORDER BY k;
 
 DROP TABLE tl_log, tl_trg, tl_child, tl_child_d, tl_parent, tl_rule, tl_rule_also,
     tl_base, tl_part, tl_inh, tl_defer, tl_defer2, tl_excl, tl_excl2, tl_multi,
-    tl_expr, tl_chk, tl_dom, tl_dom2, tl_gen, tl_unlogged, tl_temp, tl_toast CASCADE;
+    tl_expr, tl_partial, tl_chk, tl_dom, tl_dom2, tl_gen, tl_unlogged, tl_temp, tl_toast CASCADE;

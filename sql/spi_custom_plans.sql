@@ -150,3 +150,34 @@ BEGIN
 END$$;
 SELECT scp_pure(5);
 SELECT scp_pure(NULL);
+
+-- but array subscripts: the planner folds them before the array, the
+-- executor evaluates the array first (and no subscript when it is NULL),
+-- so after a caught error a custom plan may raise another error, or one
+-- where the generic plan gives NULL
+CREATE FUNCTION scp_subscripts(d int, i int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    y int;
+    a int[];
+    acc text := '';
+BEGIN
+    FOR k IN 1..3 LOOP
+        BEGIN
+            y := (a || (2147483647 * d))[10 / i];
+            acc := acc || coalesce(y::text, 'null') || ' ';
+        EXCEPTION WHEN others THEN
+            acc := acc || sqlerrm || '; ';
+        END;
+    END LOOP;
+    FOR k IN 1..3 LOOP
+        BEGIN
+            y := (CASE WHEN k = 1 THEN ARRAY[2147483647 * d] END)[10 / i];
+            acc := acc || coalesce(y::text, 'null') || ' ';
+        EXCEPTION WHEN others THEN
+            acc := acc || sqlerrm || '; ';
+        END;
+    END LOOP;
+    RETURN acc;
+END$$;
+SELECT scp_subscripts(2, 0);
+SELECT scp_subscripts(1, 5);

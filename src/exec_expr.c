@@ -300,16 +300,17 @@ plan_cache_chooses_generic(CachedPlanSource *plansource)
  * strict; a CASE branch; the other arms of an AND).  For an expression
  * that calls only functions of the pure list (purity.c) that shows no
  * more than the generic plan does: such calls have no effect but their
- * value or error, and what folding keeps it evaluates, in the same order.
- * A call of any other function (user code, a volatile function) may be
- * left out where the generic plan makes it.
+ * value or error, and what folding keeps it evaluates, in the same order
+ * (array subscripts aside: simple_folds_alike).  A call of any other
+ * function (user code, a volatile function) may be left out where the
+ * generic plan makes it.
  */
 bool
 pln_custom_plan_would_show(PlnExpr *expr)
 {
 	List	   *plansources;
 
-	if (expr->simple_calls_only_pure || expr->plan == NULL)
+	if (expr->simple_folds_alike || expr->plan == NULL)
 		return false;
 	plansources = SPI_plan_get_plan_sources(expr->plan);
 	if (list_length(plansources) != 1)

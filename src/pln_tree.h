@@ -239,6 +239,8 @@ typedef struct PlnExpr
 										 * (snapshots.c) */
 	bool		simple_calls_only_pure; /* pure but for reading records
 										 * (see purity.c) */
+	bool		simple_folds_alike;	/* a custom plan shows what the generic
+										 * one shows (purity.c) */
 	int			simple_param_dno;
 	CachedPlanSource *simple_plansource;
 	CachedPlan *simple_plan;	/* refcounted by the shared resowner */

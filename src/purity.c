@@ -439,8 +439,51 @@ pln_expr_tree_calls_only_pure(Node *node, PlnFunction *func)
 }
 
 /*
+ * Does the tree subscript an array with anything that could fail?  The
+ * planner folds a SubscriptingRef's subscripts before its array, the
+ * executor evaluates the array first and skips the subscripts when it is
+ * NULL; only subscripts that are plain values (a variable, a constant)
+ * make the order invisible.
+ */
+static bool
+subscripts_are_values(List *subscripts)
+{
+	ListCell   *lc;
+
+	foreach(lc, subscripts)
+	{
+		Node	   *sub = strip_implicit_coercions((Node *) lfirst(lc));
+
+		/* (a slice's omitted bound is NULL) */
+		if (sub != NULL && !IsA(sub, Param) && !IsA(sub, Const))
+			return false;
+	}
+	return true;
+}
+
+static bool
+subscript_may_fail_walker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, SubscriptingRef) &&
+		(!subscripts_are_values(((SubscriptingRef *) node)->refupperindexpr) ||
+		 !subscripts_are_values(((SubscriptingRef *) node)->reflowerindexpr)))
+		return true;
+	return expression_tree_walker(node, subscript_may_fail_walker, context);
+}
+
+/*
  * Classify an expression's current simple plan.  Called when the plan is
  * saved, which happens with any savepoint in place.
+ *
+ * simple_folds_alike says that a custom plan of the expression (the
+ * variables' values folded in) would show nothing that evaluating the
+ * generic plan does not, so that where PL/pgSQL runs the expression
+ * through SPI (see pln_custom_plan_would_show) plnimble need not: it calls
+ * only functions of the pure list, whose only effect is their value or
+ * error, and the planner folds its nodes in the executor's order -- but
+ * for array subscripts, which must then be plain values.
  */
 void
 pln_expr_analyse_purity(PlnExpr *expr)
@@ -454,6 +497,9 @@ pln_expr_analyse_purity(PlnExpr *expr)
 									(expr->simple_expr != NULL &&
 									 pln_expr_tree_calls_only_pure((Node *) expr->simple_expr,
 																   expr->func)));
+	expr->simple_folds_alike = (expr->simple_calls_only_pure &&
+								!subscript_may_fail_walker((Node *) expr->simple_expr,
+														   NULL));
 }
 
 /*

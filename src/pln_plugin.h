@@ -217,6 +217,11 @@ pln_plugin_stmt_beg(struct PlnPluginCall *call, struct PlnExecState *estate,
 	int			n = call->n_stmt_beg;
 	int			i;
 
+	if (likely(n == 1))
+	{
+		cb[0] (estate, stmt);	/* (the usual case: one consumer) */
+		return;
+	}
 	for (i = 0; i < n; i++)
 		cb[i] (estate, stmt);
 }
@@ -229,6 +234,11 @@ pln_plugin_stmt_end(struct PlnPluginCall *call, struct PlnExecState *estate,
 	int			n = call->n_stmt_end;
 	int			i;
 
+	if (likely(n == 1))
+	{
+		cb[0] (estate, stmt);	/* (the usual case: one consumer) */
+		return;
+	}
 	for (i = 0; i < n; i++)
 		cb[i] (estate, stmt);
 }

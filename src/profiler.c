@@ -146,6 +146,14 @@ typedef struct ProfRunning
 
 static MemoryContext prof_cxt = NULL;
 static HTAB *prof_funcs = NULL;
+
+/*
+ * The stack: prof_stack[0 .. prof_depth - 1], room for prof_alloc.  Below
+ * prof_stack[0] is an entry of no call (serial 0), so that the callbacks
+ * of every statement can look at the top entry without testing for an
+ * empty stack first.
+ */
+static ProfRunning *prof_stack_alloc = NULL;
 static ProfRunning *prof_stack = NULL;
 static int	prof_depth = 0;
 static int	prof_alloc = 0;
@@ -204,7 +212,9 @@ prof_init_memory(void)
 	prof_funcs = hash_create("PL/nimble profiler functions", 64, &ctl,
 							 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	prof_alloc = 64;
-	prof_stack = MemoryContextAlloc(prof_cxt, sizeof(ProfRunning) * prof_alloc);
+	prof_stack_alloc = MemoryContextAllocZero(prof_cxt,
+											  sizeof(ProfRunning) * (prof_alloc + 1));
+	prof_stack = prof_stack_alloc + 1;
 	prof_choose_clock();
 }
 
@@ -269,7 +279,11 @@ prof_clock(void)
 
 /* the clock of the statements' callbacks, tsc or not (a constant) */
 #ifdef PROF_HAVE_TSC
+#ifdef PROF_FAKE
+#define PROF_CLOCK(tsc) ((tsc) ? prof_follow_time + 1 : prof_clock_gettime())
+#else
 #define PROF_CLOCK(tsc) ((tsc) ? __rdtsc() : prof_clock_gettime())
+#endif
 #else
 #define PROF_CLOCK(tsc) prof_clock_gettime()
 #endif
@@ -424,7 +438,9 @@ static void
 prof_grow_stack(void)
 {
 	prof_alloc *= 2;
-	prof_stack = repalloc(prof_stack, sizeof(ProfRunning) * prof_alloc);
+	prof_stack_alloc = repalloc(prof_stack_alloc,
+								sizeof(ProfRunning) * (prof_alloc + 1));
+	prof_stack = prof_stack_alloc + 1;
 }
 
 static inline void
@@ -677,11 +693,12 @@ prof_stmt_beg(PlnExecState *estate, PlnStmt *stmt, bool tsc)
 	uint64		start;
 	ProfRunning *r;
 
-	if (unlikely(call == NULL || id > call->nstatements))
+	/* (a statement's id is within its function's: see prof_lookup) */
+	if (unlikely(call == NULL))
 		return;
+	Assert(id <= call->nstatements);
 	serial = call->serial;
-	if (unlikely(depth == 0 || depth == prof_alloc ||
-				 prof_stack[depth - 1].serial != serial))
+	if (unlikely(depth == prof_alloc || prof_stack[depth - 1].serial != serial))
 	{
 		prof_stmt_beg_slow(call, stmt);
 		return;
@@ -709,7 +726,7 @@ prof_stmt_ended(PlnExecState *estate, ProfCall *call, ProfRunning *r,
 				unsigned int id, uint64 now)
 {
 	ProfVersion *ver = call->ver;
-	ProfStmtInfo si = ver->info[id];
+	ProfStmtInfo *si = &ver->info[id];
 	PlnProfStats *st = &ver->stats[id];
 	uint64		ticks = elapsed_ticks(r->start, now);
 
@@ -718,11 +735,11 @@ prof_stmt_ended(PlnExecState *estate, ProfCall *call, ProfRunning *r,
 	st->total_ns += ticks;
 	if (ticks > st->max_ns)
 		st->max_ns = ticks;
-	if (si.flags & PROF_ROWS)
+	if (si->flags & PROF_ROWS)
 		st->rows += estate->eval_processed;
 
 	prof_follow_call = call->follow_serial;
-	prof_follow_id = si.follow;
+	prof_follow_id = si->follow;
 	prof_follow_time = now;
 }
 
@@ -742,26 +759,19 @@ static pg_attribute_always_inline void
 prof_stmt_end(PlnExecState *estate, PlnStmt *stmt, bool tsc)
 {
 	ProfCall   *call = prof_call(estate);
-	int			depth = prof_depth;
-	unsigned int id = stmt->stmtid;
-	ProfRunning *r;
+	ProfRunning *r = &prof_stack[prof_depth - 1];
 	uint64		now;
 
-	if (unlikely(call == NULL || id > call->nstatements))
+	if (unlikely(call == NULL))
 		return;
+	Assert(stmt->stmtid <= call->nstatements);
 	now = PROF_CLOCK(tsc);
-	if (unlikely(depth == 0))
-	{
-		prof_stmt_end_slow(estate, call, stmt, now);
-		return;
-	}
-	r = &prof_stack[depth - 1];
 	if (unlikely(r->serial != call->serial || r->stmt != stmt))
 	{
 		prof_stmt_end_slow(estate, call, stmt, now);
 		return;
 	}
-	prof_stmt_ended(estate, call, r, id, now);
+	prof_stmt_ended(estate, call, r, stmt->stmtid, now);
 }
 
 static void

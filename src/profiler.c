@@ -279,11 +279,7 @@ prof_clock(void)
 
 /* the clock of the statements' callbacks, tsc or not (a constant) */
 #ifdef PROF_HAVE_TSC
-#ifdef PROF_FAKE
-#define PROF_CLOCK(tsc) ((tsc) ? prof_follow_time + 1 : prof_clock_gettime())
-#else
 #define PROF_CLOCK(tsc) ((tsc) ? __rdtsc() : prof_clock_gettime())
-#endif
 #else
 #define PROF_CLOCK(tsc) prof_clock_gettime()
 #endif

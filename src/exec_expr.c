@@ -103,7 +103,6 @@ static void param_eval_recfield(ExprState *state, ExprEvalStep *op,
 								ExprContext *econtext);
 static void param_eval_rw_array_var(ExprState *state, ExprEvalStep *op,
 									ExprContext *econtext);
-static Oid	null_record_type(PlnRec *rec);
 static bool is_param_of(Node *node, int dno);
 static ParamExternData *param_fetch(ParamListInfo params, int paramid,
 									bool speculative,
@@ -285,6 +284,38 @@ plan_cache_chooses_generic(CachedPlanSource *plansource)
 		return false;
 	return plansource->generic_cost <
 		plansource->total_custom_cost / plansource->num_custom_plans;
+}
+
+/*
+ * Could running the simple expression through SPI now show something
+ * that evaluating its generic plan does not?  PL/pgSQL sends an
+ * expression through SPI after a caught error in it and in a recursion
+ * level, and runs every SELECT ... INTO there; plnimble's shortcuts for
+ * those may be taken only when this is false.
+ *
+ * The difference is the plan: SPI's plan cache makes a custom plan for
+ * each of the first five executions, with the variables' values folded
+ * in, and folding leaves out what the values make unnecessary without
+ * evaluating it (the f() in "x + f()" for a NULL x: the operator is
+ * strict; a CASE branch; the other arms of an AND).  For an expression
+ * that calls only functions of the pure list (purity.c) that shows no
+ * more than the generic plan does: such calls have no effect but their
+ * value or error, and what folding keeps it evaluates, in the same order.
+ * A call of any other function (user code, a volatile function) may be
+ * left out where the generic plan makes it.
+ */
+bool
+pln_custom_plan_would_show(PlnExpr *expr)
+{
+	List	   *plansources;
+
+	if (expr->simple_calls_only_pure || expr->plan == NULL)
+		return false;
+	plansources = SPI_plan_get_plan_sources(expr->plan);
+	if (list_length(plansources) != 1)
+		return false;
+	return !plan_cache_chooses_generic((CachedPlanSource *) linitial(plansources)) &&
+		uses_variables(expr);
 }
 
 /*
@@ -822,13 +853,29 @@ simple_plan_checked(PlnExpr *expr)
 bool
 pln_check_plan_before_block(PlnExpr *expr)
 {
+	CachedPlanSource *plansource;
+
 	if (expr == NULL || expr->purity != PLN_PURITY_PURE ||
 		expr->simple_state_cxt == NULL ||
-		expr->simple_plan_lxid != MyProc->lxid ||
-		simple_plan_known_valid(expr))
+		expr->simple_plan_lxid != MyProc->lxid)
 		return false;
-	if (!CachedPlanIsSimplyValid(expr->simple_plansource, expr->simple_plan,
-								 NULL))
+
+	/*
+	 * CachedPlanIsSimplyValid's test, written out: this runs at every call
+	 * of a function that starts with such a block, and the reference that
+	 * function would take is not needed (the transaction holds one, so the
+	 * plan pointer is not dangling).  Invalidation marks a stale plan or
+	 * its source invalid, or replaces the source's generic plan; the
+	 * search path is compared the way the plan cache compares it, which
+	 * brings the current path up to date first (fine here, before the
+	 * block's pure region starts).  A plan already checked in this epoch
+	 * is checked again all the same: that is rare, and cheaper than asking
+	 * for the search path separately.
+	 */
+	plansource = expr->simple_plansource;
+	if (!plansource->is_valid || plansource->gplan != expr->simple_plan ||
+		!expr->simple_plan->is_valid ||
+		!OverrideSearchPathMatchesCurrent(plansource->search_path))
 		return false;
 	simple_plan_checked(expr);
 	return true;
@@ -1069,7 +1116,9 @@ spi_expr_error_callback(void *arg)
  * Run a simple expression as though it went through SPI, where PL/pgSQL
  * sends it: an evaluation of it failed earlier in the transaction (PL/pgSQL
  * then leaves it marked as busy), or it is busy in an outer recursion
- * level.  The differences that show are SPI's CONTEXT line for errors and
+ * level.  SPI's plan would show nothing more than the generic one (else
+ * the caller goes through SPI, see pln_custom_plan_would_show), so the
+ * differences that show are SPI's CONTEXT line for errors and
  * notices raised while it runs, and ROW_COUNT, which the one row of the
  * query sets to 1.
  */
@@ -1125,6 +1174,16 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 {
 	LocalTransactionId curlxid = MyProc->lxid;
 	bool		pure;
+
+	/*
+	 * Where PL/pgSQL runs the expression through SPI (after a caught error
+	 * in it, or in a recursion level), so does plnimble while SPI's custom
+	 * plan could show; otherwise it shows what SPI would show.
+	 */
+	if (unlikely(expr->simple_failed_lxid == curlxid ||
+				 (expr->simple_in_use && expr->simple_state_lxid == curlxid)) &&
+		pln_custom_plan_would_show(expr))
+		return false;
 
 	/* busy in an outer recursion level: a state of its own for this one */
 	if (unlikely(expr->simple_in_use) && expr->simple_state_lxid == curlxid)
@@ -1510,8 +1569,6 @@ param_eval_datum(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
 
 	pln_exec_datum_value(estate, datum, &typeid, &typmod,
 						 op->resvalue, op->resnull);
-	if (*op->resnull && datum->dtype == PLN_DTYPE_REC)
-		typeid = null_record_type((PlnRec *) datum);
 	if (unlikely(typeid != op->d.cparam.paramtype))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -1544,16 +1601,6 @@ param_eval_recfield(ExprState *state, ExprEvalStep *op, ExprContext *econtext)
 		return;
 	}
 	param_eval_datum(state, op, econtext);
-}
-
-/*
- * The type a NULL record has for the planner: its declared one, or the
- * shape it was given (NEW and OLD of a trigger).
- */
-static Oid
-null_record_type(PlnRec *rec)
-{
-	return rec->erh ? rec->erh->er_typeid : rec->rectypeid;
 }
 
 /* Run-time step: the value of a scalar variable */
@@ -1659,10 +1706,6 @@ param_fetch(ParamListInfo params, int paramid, bool speculative,
 	if (read_write && ((PlnVar *) datum)->freeval &&
 		VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(((PlnVar *) datum)->value)))
 		prm->value = ((PlnVar *) datum)->value;
-
-	/* a record that is just NULL still has a type, for the planner */
-	if (prm->isnull && datum->dtype == PLN_DTYPE_REC)
-		prm->ptype = null_record_type((PlnRec *) datum);
 
 	return prm;
 }

@@ -176,6 +176,7 @@ exec_eval_cleanup(PlnExecState *estate)
 extern void exec_prepare_plan(PlnExecState *estate, PlnExpr *expr,
 							  int cursorOptions);
 extern bool pln_check_plan_before_block(PlnExpr *expr);
+extern bool pln_custom_plan_would_show(PlnExpr *expr);
 extern bool exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 								  Datum *result, bool *isNull,
 								  Oid *rettype, int32 *rettypmod);

@@ -30,6 +30,11 @@ TIMEOUT_MS = 2000
 SESSION_SQL = ("SET statement_timeout = %d; SET client_min_messages = log; "
                "SET lock_timeout = 1000" % TIMEOUT_MS)
 VACUUM_EVERY = 200  # programs
+# Both sessions start afresh every so many programs: each program creates
+# and drops functions, and a session keeps the compiled form of every
+# function it ran (both languages do), so a long run would otherwise grow
+# its two backends by gigabytes.
+RECONNECT_EVERY = 2000  # programs
 HANG_GRACE = 4.0   # seconds past statement_timeout before a backend counts as hung
 SKIP_FILES = {"extension", "lazy_savepoints"}   # plnimble-only scripts
 
@@ -699,6 +704,9 @@ def main():
         i += 1
         if i % VACUUM_EVERY == 0:
             fz.vacuum()
+        if i % RECONNECT_EVERY == 0:
+            fz.oracle.reconnect()
+            fz.nimble.reconnect()
         now = time.time()
         if now - last >= args.progress:
             last = now

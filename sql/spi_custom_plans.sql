@@ -1,0 +1,152 @@
+-- spi_custom_plans: where PL/pgSQL runs an expression or a SELECT ... INTO
+-- through SPI -- an expression after an error in it was caught (for the
+-- rest of the transaction, also after ROLLBACK TO SAVEPOINT), an
+-- expression reached again by a recursive call while an outer level is
+-- evaluating it, and every SELECT ... INTO -- the plan cache makes custom
+-- plans for the first five executions, with the variables' values folded
+-- in.  Folding a NULL into a strict operator drops its other operand
+-- without evaluating it, so the volatile function there is not called;
+-- from the sixth execution on, the generic plan calls it.  plnimble must
+-- call it exactly as often.  (Found by the fuzzer: an ASSERT that failed
+-- only on the function's second call, after ROLLBACK TO SAVEPOINT.)
+
+CREATE TABLE scp_log (n int);
+-- volatile, and fails for 1
+CREATE FUNCTION scp_note(i int) RETURNS int LANGUAGE plnimble AS $$
+BEGIN
+    INSERT INTO scp_log VALUES (i);
+    IF i = 1 THEN
+        RAISE EXCEPTION 'scp_note fails for %', i;
+    END IF;
+    RETURN i;
+END$$;
+
+-- after a caught error in "x + scp_note(i)"
+CREATE FUNCTION scp_after_error(x int, n int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    y int;
+    acc text := '';
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            y := x + scp_note(i);
+            acc := acc || coalesce(y::text, 'null') || ' ';
+        EXCEPTION WHEN others THEN
+            acc := acc || 'caught ';
+        END;
+    END LOOP;
+    RETURN acc;
+END$$;
+
+-- 2..6 run as custom plans that leave out scp_note; 7 and 8 call it
+SELECT scp_after_error(NULL, 8);
+SELECT string_agg(n::text, ',' ORDER BY n) AS called FROM scp_log;
+TRUNCATE scp_log;
+-- a new transaction: the expression is simple again until it fails; then
+-- the plan cache has made its five custom plans and uses the generic one
+SELECT scp_after_error(NULL, 3);
+SELECT string_agg(n::text, ',' ORDER BY n) AS called FROM scp_log;
+TRUNCATE scp_log;
+
+-- the error caught in a first call, rolled back to a savepoint, and the
+-- same expression in the second call (the fuzzer's case)
+CREATE FUNCTION scp_assert(k int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    v int;
+BEGIN
+    BEGIN
+        ASSERT v < (v + scp_note(k)), 'assertion on the custom plan';
+    EXCEPTION WHEN raise_exception THEN
+        RETURN 'caught';
+    END;
+    RETURN 'passed';
+END$$;
+BEGIN;
+SAVEPOINT a;
+SELECT scp_assert(1);
+ROLLBACK TO SAVEPOINT a;
+SELECT scp_assert(2);
+ROLLBACK;
+BEGIN;
+SELECT scp_assert(1);
+SAVEPOINT a;
+SELECT scp_assert(1);
+ROLLBACK TO SAVEPOINT a;
+SELECT string_agg(n::text, ',' ORDER BY n) AS called FROM scp_log;
+COMMIT;
+TRUNCATE scp_log;
+
+-- recursion: the inner levels' evaluations are custom plans, which fold
+-- the NULL and do not recurse further; with a value they do
+CREATE FUNCTION scp_rec(n int, x int) RETURNS int LANGUAGE plnimble AS $$
+BEGIN
+    RAISE NOTICE 'scp_rec(%, %)', n, x;
+    RETURN CASE WHEN n = 0 THEN 0 ELSE x + scp_rec(n - 1, x) END;
+END$$;
+SELECT scp_rec(3, NULL);
+SELECT scp_rec(3, 1);
+SELECT scp_rec(3, NULL);
+SET plan_cache_mode = force_custom_plan;
+SELECT scp_rec(3, NULL);
+RESET plan_cache_mode;
+-- the plan cache has made six custom plans by now: the generic one
+SELECT scp_rec(3, NULL);
+
+-- SELECT ... INTO of one and of two columns
+CREATE FUNCTION scp_select_into(x int, n int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    y int;
+    z int;
+    acc text := '';
+BEGIN
+    FOR i IN 2..n + 1 LOOP
+        SELECT x + scp_note(i) INTO y;
+        SELECT i * 2, x + scp_note(i * 100) INTO z, y;
+        acc := acc || z || ' ';
+    END LOOP;
+    RETURN acc;
+END$$;
+SELECT scp_select_into(NULL, 7);
+SELECT string_agg(n::text, ',' ORDER BY n) AS called FROM scp_log;
+TRUNCATE scp_log;
+SET plan_cache_mode = force_generic_plan;
+CREATE OR REPLACE FUNCTION scp_select_into(x int, n int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    y int;
+BEGIN
+    FOR i IN 2..n + 1 LOOP
+        SELECT x + scp_note(i) INTO y;
+    END LOOP;
+    RETURN y;
+END$$;
+SELECT scp_select_into(NULL, 2);
+SET plan_cache_mode = force_custom_plan;
+SELECT scp_select_into(NULL, 7);
+RESET plan_cache_mode;
+SELECT string_agg(n::text, ',' ORDER BY n) AS called FROM scp_log;
+
+-- an expression of pure functions keeps its fast path after a caught
+-- error (and so its lazy savepoint): a custom plan would compute the same
+-- values and raise the same errors
+CREATE FUNCTION scp_pure(x int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    y int;
+    r int;
+    acc text := '';
+BEGIN
+    FOR d IN -1..1 LOOP
+        FOR j IN 1..3 LOOP
+            BEGIN
+                PERFORM FROM scp_log;
+                y := x + 10 / (d * j);
+                GET DIAGNOSTICS r = ROW_COUNT;
+                acc := acc || coalesce(y::text, 'null') || '/' || r || ' ';
+            EXCEPTION WHEN division_by_zero THEN
+                acc := acc || 'div0 ';
+            END;
+        END LOOP;
+    END LOOP;
+    RETURN acc;
+END$$;
+SELECT scp_pure(5);
+SELECT scp_pure(NULL);

@@ -210,11 +210,9 @@ extern void pln_plugin_block_event(struct PlnExecState *estate,
  * callbacks the call took at its setup, without walking the chain.
  */
 static inline void
-pln_plugin_stmt_beg(struct PlnPluginCall *call, struct PlnExecState *estate,
-					struct PlnStmt *stmt)
+pln_plugin_stmt_callbacks(PlnStmtCallback *cb, int n,
+						  struct PlnExecState *estate, struct PlnStmt *stmt)
 {
-	PlnStmtCallback *cb = call->stmt_beg;
-	int			n = call->n_stmt_beg;
 	int			i;
 
 	if (likely(n == 1))
@@ -226,20 +224,9 @@ pln_plugin_stmt_beg(struct PlnPluginCall *call, struct PlnExecState *estate,
 		cb[i] (estate, stmt);
 }
 
-static inline void
-pln_plugin_stmt_end(struct PlnPluginCall *call, struct PlnExecState *estate,
-					struct PlnStmt *stmt)
-{
-	PlnStmtCallback *cb = call->stmt_end;
-	int			n = call->n_stmt_end;
-	int			i;
+#define pln_plugin_stmt_beg(call, estate, stmt) \
+	pln_plugin_stmt_callbacks((call)->stmt_beg, (call)->n_stmt_beg, estate, stmt)
+#define pln_plugin_stmt_end(call, estate, stmt) \
+	pln_plugin_stmt_callbacks((call)->stmt_end, (call)->n_stmt_end, estate, stmt)
 
-	if (likely(n == 1))
-	{
-		cb[0] (estate, stmt);	/* (the usual case: one consumer) */
-		return;
-	}
-	for (i = 0; i < n; i++)
-		cb[i] (estate, stmt);
-}
 #endif							/* PLN_PLUGIN_H */

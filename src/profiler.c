@@ -405,8 +405,8 @@ prof_count_exec(PlnProfStats *st, uint64 ticks)
 
 /*
  * Pop the top entry: it ended now, in an error or not.  A call's end adds
- * its counts to shared memory.  (prof_stmt_end has its own copy for
- * statements that end normally.)
+ * its counts to shared memory.  (Statements that end normally have their
+ * own path, prof_stmt_ended.)
  */
 static void
 prof_pop(uint64 now, bool error)
@@ -667,10 +667,12 @@ prof_func_end(PlnExecState *estate, PlnFunction *func)
 static pg_noinline void
 prof_stmt_beg_slow(ProfCall *call, PlnStmt *stmt)
 {
+	uint64		now = prof_clock();
+
 	prof_follow_call = 0;
 	if (prof_depth > 0 && prof_stack[prof_depth - 1].serial != call->serial)
-		prof_pop_dead_calls(call->serial, prof_clock());
-	prof_push(call, stmt, stmt->stmtid, prof_clock());
+		prof_pop_dead_calls(call->serial, now);
+	prof_push(call, stmt, stmt->stmtid, now);
 }
 
 /*
@@ -727,10 +729,7 @@ prof_stmt_ended(PlnExecState *estate, ProfCall *call, ProfRunning *r,
 	uint64		ticks = elapsed_ticks(r->start, now);
 
 	prof_depth--;
-	st->exec_count++;
-	st->total_ns += ticks;
-	if (ticks > st->max_ns)
-		st->max_ns = ticks;
+	prof_count_exec(st, ticks);
 	if (si->flags & PROF_ROWS)
 		st->rows += estate->eval_processed;
 

@@ -181,3 +181,47 @@ BEGIN
 END$$;
 SELECT scp_subscripts(2, 0);
 SELECT scp_subscripts(1, 5);
+
+-- an assignment whose target is read too: its value is folded into the
+-- custom plan like any other variable's.  After an error that a handler
+-- of the block saw but did not catch, and ROLLBACK TO SAVEPOINT:
+CREATE FUNCTION scp_target() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    v int;
+BEGIN
+    BEGIN
+        v := abs(scp_note(1)) % v;
+        RAISE NOTICE 'scp_target: after the assignment';
+    EXCEPTION WHEN undefined_table THEN
+        NULL;
+    END;
+    RETURN coalesce(v::text, 'null');
+END$$;
+BEGIN;
+SAVEPOINT a;
+SELECT scp_target();
+ROLLBACK TO SAVEPOINT a;
+SELECT scp_target();
+ROLLBACK;
+
+-- and a planning error (1/0 folded into the generic plan) that a custom
+-- plan avoids for the target's value: the first execution builds the
+-- generic plan and fails, the next five are custom plans that drop the
+-- failing branch, then the generic plan is tried again
+CREATE FUNCTION scp_target_plan_error(n int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    v int := n;
+    acc text := '';
+BEGIN
+    FOR i IN 1..7 LOOP
+        BEGIN
+            v := CASE WHEN v > 0 THEN v + 1 ELSE 1 / 0 END;
+            acc := acc || v || ' ';
+        EXCEPTION WHEN division_by_zero THEN
+            acc := acc || 'div0 ';
+        END;
+    END LOOP;
+    RETURN acc;
+END$$;
+SELECT scp_target_plan_error(5);
+SELECT scp_target_plan_error(5);

@@ -395,8 +395,15 @@ class Fuzzer:
     def __init__(self, args):
         self.args = args
         self.oracle = Side(args.oracle, "oracle")
-        self.nimble = Side(args.nimble, "nimble",
-                           "SET plnimble.identify_as_plpgsql = on" if args.identify_as_plpgsql else "")
+        # The nimble database has no PL/pgSQL (its language plpgsql runs on
+        # plnimble), so plpgsql.* settings there would be unchecked
+        # placeholders, where the oracle's session, which has run PL/pgSQL,
+        # checks them (ALTER DATABASE ... SET plpgsql.extra_warnings = 'x'
+        # fails only there).  Loading PL/pgSQL's library defines them.
+        nimble_extra = "LOAD 'plpgsql'"
+        if args.identify_as_plpgsql:
+            nimble_extra += "; SET plnimble.identify_as_plpgsql = on"
+        self.nimble = Side(args.nimble, "nimble", nimble_extra)
         self.known, self.skips = load_known(args.known)
         self.stats = {"programs": 0, "runs": 0, "differences": 0, "crashes": 0, "hangs": 0,
                       "flaky": 0, "known": 0, "unknown": 0, "gen": 0, "mut": 0}

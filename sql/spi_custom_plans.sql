@@ -11,6 +11,7 @@
 -- only on the function's second call, after ROLLBACK TO SAVEPOINT.)
 
 CREATE TABLE scp_log (n int);
+CREATE TYPE scp_pt AS (x int, y text);
 -- volatile, and fails for 1
 CREATE FUNCTION scp_note(i int) RETURNS int LANGUAGE plnimble AS $$
 BEGIN
@@ -225,3 +226,24 @@ BEGIN
 END$$;
 SELECT scp_target_plan_error(5);
 SELECT scp_target_plan_error(5);
+
+-- an element assignment: the executor refuses a NULL subscript before it
+-- computes the value, a custom plan computes the value first (the fuzzer's
+-- case: the error escaped a block whose handler did not match)
+CREATE FUNCTION scp_element(k int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    a int[] := '{4,5}';
+BEGIN
+    BEGIN
+        a[(NULL::scp_pt).x] := k * (k / 0);
+    EXCEPTION WHEN check_violation THEN
+        NULL;
+    END;
+    RETURN a::text;
+END$$;
+BEGIN;
+SAVEPOINT a;
+SELECT scp_element(3);
+ROLLBACK TO SAVEPOINT a;
+SELECT scp_element(3);
+ROLLBACK;

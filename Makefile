@@ -12,7 +12,8 @@ EXTENSION = plnimble
 # them: CREATE EXTENSION plnimble VERSION '0.1' followed by ALTER EXTENSION
 # plnimble UPDATE must give what CREATE EXTENSION plnimble gives (tested by
 # sql/extension_upgrade.sql).
-DATA = plnimble--0.1.sql plnimble--1.0.sql plnimble--0.1--1.0.sql
+DATA = plnimble--0.1.sql plnimble--1.0.sql plnimble--0.1--1.0.sql \
+	plnimble--1.0--1.1.sql
 PGFILEDESC = "plnimble - PL/pgSQL-compatible language with lazy savepoints"
 
 OBJS = \
@@ -31,6 +32,7 @@ OBJS = \
 	src/assign.o \
 	src/raise.o \
 	src/savepoint.o \
+	src/write_path.o \
 	src/purity.o \
 	src/text_append.o \
 	src/snapshots.o \

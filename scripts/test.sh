@@ -33,7 +33,8 @@
 # Prints one line per script, the diffs of the failures, an oracle summary,
 # the server-log check and, as the very last line, "N passed, M failed"
 # (two checks per script; a crash or leak in the server log is one more
-# failure).  Exits non-zero when anything failed.  This is what .ci/run
+# failure).  A full run of the plain lane also runs the isolation specs
+# (scripts/isolation.sh, one check each).  Exits non-zero when anything failed.  This is what .ci/run
 # runs; it does not use `make installcheck`.
 #
 # Outputs: results/regress/ (plnimble run), results/oracle/ (PL/pgSQL run
@@ -91,7 +92,9 @@ DISCARD_CACHES_SCRIPTS=(recompile plan_validity composite_domains triggers)
 
 # --- which scripts -----------------------------------------------------------
 tests=()
+all_scripts=1
 if [ $# -gt 0 ]; then
+	all_scripts=0
 	for arg in "$@"; do
 		name=$(basename "$arg" .sql)
 		if [ ! -f "sql/$name.sql" ]; then
@@ -297,6 +300,22 @@ if [ "$lane" = cassert ]; then
 			echo "FAIL  could not set debug_discard_caches"
 			failed=$((failed + 1))
 		fi
+	fi
+fi
+
+# --- isolation specs -------------------------------------------------------------
+# Plain lane, full run only: the concurrency specs of isolation/specs/ on
+# this cluster, each one check (plpgsql and plnimble outputs identical, and
+# PL/pgSQL's the expected one; see scripts/isolation.sh).
+if [ "$lane" = plain ] && [ "$all_scripts" = 1 ] && compgen -G "isolation/specs/*.spec" >/dev/null; then
+	bash scripts/isolation.sh --running >results/isolation.log 2>&1
+	sed '$d' results/isolation.log
+	if [[ $(tail -n 1 results/isolation.log) =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+		passed=$((passed + BASH_REMATCH[1]))
+		failed=$((failed + BASH_REMATCH[2]))
+	else
+		echo "FAIL  isolation: scripts/isolation.sh did not finish (results/isolation.log)"
+		failed=$((failed + 1))
 	fi
 fi
 

@@ -18,7 +18,9 @@ LANGUAGE sql AS $$
          old AS (SELECT * FROM sp_prev),
          upd AS (UPDATE sp_prev SET (blocks_entered, savepoints_materialized,
                                      errors_caught_lazy, errors_caught_subxact)
-                     = (SELECT * FROM cur))
+                     = (SELECT blocks_entered, savepoints_materialized,
+                               errors_caught_lazy, errors_caught_subxact
+                          FROM cur))
     SELECT cur.blocks_entered - old.blocks_entered,
            cur.savepoints_materialized - old.savepoints_materialized,
            cur.errors_caught_lazy - old.errors_caught_lazy,

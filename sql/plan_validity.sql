@@ -185,3 +185,28 @@ SELECT g, pv_safe_add(g), pv_safe_assign(g), pv_path_at(g, 2)
 SELECT public.pv_safe_add(1), public.pv_safe_assign(3);
 ROLLBACK;
 SELECT pv_safe_add(1), pv_safe_assign(3);
+
+-- a catalog change between two calls, with the search path left alone:
+-- the plan of "a + 1" has pv.odd_plus inlined, and a new body of it
+-- invalidates that plan; the next call's check at block entry must see
+-- it, between two statements of a transaction and between two rows of a
+-- query
+CREATE FUNCTION pv_redefine(k integer) RETURNS integer LANGUAGE plnimble AS $$
+BEGIN
+    EXECUTE format('CREATE OR REPLACE FUNCTION pv.odd_plus(integer, integer)'
+                   ' RETURNS integer LANGUAGE sql IMMUTABLE'
+                   ' AS %L',
+                   'SELECT $1 OPERATOR(pg_catalog.+) $2 OPERATOR(pg_catalog.+) ' || k);
+    RETURN k;
+END
+$$;
+BEGIN;
+SET LOCAL search_path = pv, public, pg_catalog;
+SELECT pv_safe_add(1), pv_safe_assign(3);
+SELECT pv_redefine(2000);
+SELECT pv_safe_add(1), pv_safe_assign(3);
+SELECT g, pv_safe_add(g), pv_safe_assign(g),
+       CASE WHEN g = 2 THEN pv_redefine(3000) END
+  FROM generate_series(1, 4) g;
+ROLLBACK;
+SELECT pv_safe_add(1), pv_safe_assign(3);

@@ -1315,6 +1315,9 @@ check_upsert_block(CheckState *cs, PlnStmtBlock *block)
 		query++;
 	if (pg_strncasecmp(query, "insert", 6) != 0)
 		return;
+	/* the write path runs it without one already */
+	if (pln_write_path_block_qualifies(cs->estate, block))
+		return;
 	warn(cs, (PlnStmt *) block, PLN_CHECK_PERFORMANCE,
 		 ERRCODE_SUCCESSFUL_COMPLETION,
 		 psprintf("the exception block only catches unique_violation of the INSERT at line %d",
@@ -1334,6 +1337,10 @@ check_savepoint_start(CheckState *cs, PlnStmtBlock *block)
 	check_upsert_block(cs, block);
 	first = pln_savepoint_start(cs->estate, cs->why, block);
 	if (first == NULL || first != (PlnStmt *) linitial(block->body))
+		return;
+	/* an INSERT alone in its block that the write path runs needs none */
+	if (list_length(block->body) == 1 &&
+		pln_write_path_block_qualifies(cs->estate, block))
 		return;
 	warn(cs, (PlnStmt *) block, PLN_CHECK_PERFORMANCE,
 		 ERRCODE_SUCCESSFUL_COMPLETION,

@@ -648,6 +648,7 @@ finish_compile(PlnFunction *function)
 	memcpy(function->datums, datums_array, sizeof(PlnDatum *) * datums_count);
 	function->nstatements = stmt_counter;
 	function->stmt_checks_stack = pln_stack_check_points(function);
+	pln_write_path_mark(function);
 	function->use_count = 0;
 
 	/* #option dump */

@@ -885,13 +885,29 @@ simple_plan_checked(PlnExpr *expr)
 bool
 pln_check_plan_before_block(PlnExpr *expr)
 {
+	CachedPlanSource *plansource;
+
 	if (expr == NULL || expr->purity != PLN_PURITY_PURE ||
 		expr->simple_state_cxt == NULL ||
-		expr->simple_plan_lxid != MyProc->lxid ||
-		simple_plan_known_valid(expr))
+		expr->simple_plan_lxid != MyProc->lxid)
 		return false;
-	if (!CachedPlanIsSimplyValid(expr->simple_plansource, expr->simple_plan,
-								 NULL))
+
+	/*
+	 * CachedPlanIsSimplyValid's test, written out: this runs at every call
+	 * of a function that starts with such a block, and the reference that
+	 * function would take is not needed (the transaction holds one, so the
+	 * plan pointer is not dangling).  Invalidation marks a stale plan or
+	 * its source invalid, or replaces the source's generic plan; the
+	 * search path is compared the way the plan cache compares it, which
+	 * brings the current path up to date first (fine here, before the
+	 * block's pure region starts).  A plan already checked in this epoch
+	 * is checked again all the same: that is rare, and cheaper than asking
+	 * for the search path separately.
+	 */
+	plansource = expr->simple_plansource;
+	if (!plansource->is_valid || plansource->gplan != expr->simple_plan ||
+		!expr->simple_plan->is_valid ||
+		!OverrideSearchPathMatchesCurrent(plansource->search_path))
 		return false;
 	simple_plan_checked(expr);
 	return true;

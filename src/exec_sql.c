@@ -257,6 +257,69 @@ store_call_results(PlnExecState *estate, PlnStmtExecSql *stmt)
 		SPI_freetuptable(SPI_tuptable);
 }
 
+/* May the statement take the write path (write_path.c)? */
+static inline bool
+on_write_path(PlnStmtExecSql *stmt)
+{
+	return stmt->write_path != PLN_WRITE_PATH_NONE &&
+		stmt->write_path != PLN_WRITE_PATH_NEVER;
+}
+
+/*
+ * How many rows to ask for: without INTO every row is wanted (0 = no
+ * limit).  INTO needs one row, or two where a second row must be noticed
+ * (an INSERT that has not been prepared in its plain form yet counts as
+ * modifying rows, as it does once it is).
+ */
+static long
+into_maxrows(PlnStmtExecSql *stmt, bool check_too_many)
+{
+	if (!stmt->into)
+		return 0;
+	if (stmt->strict || stmt->mod_stmt || !stmt->mod_stmt_set ||
+		check_too_many)
+		return 2;
+	return 1;
+}
+
+/*
+ * Run an INSERT that may take the write path (write_path.c): without its
+ * block's subtransaction when the path's conditions hold now, else as
+ * usual.  The statement started as lazy statements do, so it passes the
+ * gate here, and since the SQL may have run any code, plans are checked
+ * again afterwards (what exec_stmt does for statements that are not lazy).
+ */
+static int
+exec_insert_on_write_path(PlnExecState *estate, PlnStmtExecSql *stmt,
+						  bool check_too_many)
+{
+	SPIPlanPtr	plan = pln_write_path_plan(estate, stmt);
+	long		maxrows = into_maxrows(stmt, check_too_many);
+	int			rc;
+
+	if (plan != NULL)
+	{
+		rc = SPI_execute_plan_with_paramlist(plan, estate->paramLI, false,
+											 maxrows);
+		pln_forget_plan_checks();
+		/* raises the unique_violation if a duplicate was there */
+		if (pln_write_path_conflict(estate, stmt))
+			return rc;
+		/* (the duplicate could not be named: the gate has been passed) */
+	}
+	if (stmt->sqlstmt->plan == NULL)
+	{
+		exec_prepare_plan(estate, stmt->sqlstmt, CURSOR_OPT_PARALLEL_OK);
+		stmt->mod_stmt = plan_is_row_modifying(stmt->sqlstmt->plan);
+		stmt->mod_stmt_set = true;
+		maxrows = into_maxrows(stmt, check_too_many);
+	}
+	rc = SPI_execute_plan_with_paramlist(stmt->sqlstmt->plan, estate->paramLI,
+										 estate->readonly_func, maxrows);
+	pln_forget_plan_checks();
+	return rc;
+}
+
 /*
  * Any SQL statement, with an optional INTO clause.
  */
@@ -268,7 +331,12 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 	long		maxrows;
 	int			rc;
 
-	if (expr->plan == NULL && !stmt->simple_into)
+	/*
+	 * (An INSERT that may take the write path is prepared by it, and in
+	 * its plain form only when it does not take it: preparing reads the
+	 * catalogs, which would start the block's subtransaction.)
+	 */
+	if (expr->plan == NULL && !stmt->simple_into && !on_write_path(stmt))
 	{
 		int			ncols = select_into_width(estate, stmt);
 
@@ -288,7 +356,7 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 			exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
 	}
 
-	if (!stmt->mod_stmt_set)
+	if (!stmt->mod_stmt_set && expr->plan != NULL)
 	{
 		stmt->mod_stmt = plan_is_row_modifying(expr->plan);
 		stmt->mod_stmt_set = true;
@@ -296,17 +364,7 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 
 	check_too_many = ((pln_extra_errors | pln_extra_warnings) &
 					  PLN_XCHECK_TOOMANYROWS) != 0;
-
-	/*
-	 * Without INTO every row is wanted (0 = no limit).  INTO needs one
-	 * row, or two where a second row must be noticed.
-	 */
-	if (!stmt->into)
-		maxrows = 0;
-	else if (stmt->strict || stmt->mod_stmt || check_too_many)
-		maxrows = 2;
-	else
-		maxrows = 1;
+	maxrows = into_maxrows(stmt, check_too_many);
 
 	estate->cur_expr = expr;
 	if (stmt->is_call)
@@ -334,6 +392,8 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 		options.owner = estate->procedure_resowner;
 		rc = SPI_execute_plan_extended(expr->plan, &options);
 	}
+	else if (on_write_path(stmt))
+		rc = exec_insert_on_write_path(estate, stmt, check_too_many);
 	else
 		rc = SPI_execute_plan_with_paramlist(expr->plan, estate->paramLI,
 											 estate->readonly_func, maxrows);

@@ -325,6 +325,7 @@ lazy_stmt_impurity(SavepointPlan *sp, PlnStmt *stmt)
 			}
 
 		case PLN_STMT_FORS:
+			return pstrdup("runs SQL");
 		case PLN_STMT_EXECSQL:
 			{
 				PlnStmtExecSql *execsql = (PlnStmtExecSql *) stmt;
@@ -468,6 +469,7 @@ show_handler_block(SavepointPlan *sp, PlnStmtBlock *block, int depth)
 		emit_line(sp, depth + 1,
 				  psprintf("declarations (run before the block is protected): %s",
 						   sp->why[block->stmtid]));
+	emit_line(sp, depth + 1, pln_write_path_block_status(sp->estate, block));
 	show_stmts(sp, block->body, depth + 1);
 
 	foreach(lc, block->exceptions->actions)

@@ -20,22 +20,30 @@ PG_FUNCTION_INFO_V1(plnimble_savepoint_stats);
 
 /*
  * This session's exception-block counters: blocks entered, savepoints
- * materialized, errors caught without and with a subtransaction.
+ * materialized, errors caught without and with a subtransaction, INSERTs
+ * run by the write path without one.  The SQL objects of version 1.0
+ * declare the first four columns only: as many are filled as the
+ * function's declared result has.
  */
 Datum
 plnimble_savepoint_stats(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
-	Datum		values[4];
-	bool		nulls[4] = {false, false, false, false};
+	Datum		values[5];
+	bool		nulls[5] = {false, false, false, false, false};
+	int			natts;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
+	natts = tupdesc->natts;
+	if (natts < 4 || natts > lengthof(values))
+		elog(ERROR, "plnimble_savepoint_stats() is declared with %d columns", natts);
 
 	values[0] = Int64GetDatum((int64) pln_stats.blocks_entered);
 	values[1] = Int64GetDatum((int64) pln_stats.savepoints_materialized);
 	values[2] = Int64GetDatum((int64) pln_stats.errors_caught_lazy);
 	values[3] = Int64GetDatum((int64) pln_stats.errors_caught_subxact);
+	values[4] = Int64GetDatum((int64) pln_stats.writes_without_savepoint);
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

@@ -25,6 +25,9 @@ struct PlnSavepointFrame
 	PlnSavepointFrame *outer;	/* enclosing handler block of this call */
 	PlnStmtBlock *block;
 	bool		materialized;	/* has its subtransaction been started? */
+	bool		unprotected_write;	/* is the write path running or done in
+									 * it?  Then it catches nothing (see
+									 * write_path.c) */
 
 	/* saved on entry to the block */
 	MemoryContext entry_context;
@@ -61,7 +64,10 @@ extern int	pln_run_handler_block_loop(PlnExecState *estate,
 									   PlnStmtBlock *block,
 									   PlnHandlerBlockLoop *loop);
 extern void pln_materialize_savepoints(PlnExecState *estate);
+extern void pln_begin_unprotected_write(PlnExecState *estate);
+extern void pln_end_unprotected_write(PlnExecState *estate);
 extern bool pln_error_context_unseen(PlnExecState *estate, int sqlerrcode);
+extern bool pln_write_path_error_unseen(PlnExecState *estate);
 extern bool pln_innermost_frame_is_lazy(PlnStmt **stmt);	/* lazy_check.c */
 
 /*
@@ -89,6 +95,16 @@ pln_stmt_may_run_lazily(PlnStmt *stmt)
 	 */
 	if (stmt->cmd_type == PLN_STMT_EXECSQL &&
 		((PlnStmtExecSql *) stmt)->simple_into)
+		return true;
+
+	/*
+	 * Nor may an INSERT that the write path may run without the block's
+	 * subtransaction: it decides as it starts (pln_write_path_plan), and
+	 * passes the gate itself when it does not take the path.
+	 */
+	if (stmt->cmd_type == PLN_STMT_EXECSQL &&
+		((PlnStmtExecSql *) stmt)->write_path != PLN_WRITE_PATH_NONE &&
+		((PlnStmtExecSql *) stmt)->write_path != PLN_WRITE_PATH_NEVER)
 		return true;
 
 	/* generated from pln_stmtkinds.h; the compiler makes it one bit test */
@@ -198,12 +214,14 @@ typedef struct PlnSavepointStats
 	uint64		savepoints_materialized;
 	uint64		errors_caught_lazy;
 	uint64		errors_caught_subxact;
+	uint64		writes_without_savepoint;	/* write path runs (write_path.c) */
 } PlnSavepointStats;
 
 extern PlnSavepointStats pln_stats;
 
 /* purity.c */
 extern bool pln_oid_in_list(Oid oid, const Oid *list, int n);
+extern bool pln_function_is_on_pure_list(Oid funcid);
 extern bool pln_expr_tree_is_pure(Node *node, PlnFunction *func);
 extern bool pln_expr_tree_calls_only_pure(Node *node, PlnFunction *func);
 extern void pln_expr_analyse_purity(PlnExpr *expr);
@@ -217,6 +235,18 @@ extern bool pln_function_runs_on_plnimble(Oid funcoid);
 extern char **pln_savepoint_reasons(PlnExecState *estate, PlnFunction *func);
 extern PlnStmt *pln_savepoint_start(PlnExecState *estate, char **why,
 									PlnStmtBlock *block);
+
+/* write_path.c */
+extern void pln_write_path_mark(PlnFunction *func);
+extern SPIPlanPtr pln_write_path_plan(PlnExecState *estate,
+									  PlnStmtExecSql *stmt);
+extern bool pln_write_path_conflict(PlnExecState *estate,
+									PlnStmtExecSql *stmt);
+extern void pln_write_path_init(void);
+extern char *pln_write_path_block_status(PlnExecState *estate,
+										 PlnStmtBlock *block);
+extern bool pln_write_path_block_qualifies(PlnExecState *estate,
+										   PlnStmtBlock *block);
 
 /* funcs.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_stats(PG_FUNCTION_ARGS);

@@ -518,7 +518,18 @@ typedef struct PlnStmtExecSql
 	struct PlnExpr **simple_cols;	/* the expression of each (the first
 									 * is sqlstmt itself when there is
 									 * one) */
+	char		write_path;		/* PLN_WRITE_PATH_*: may the INSERT run
+								 * without its block's subtransaction?
+								 * (write_path.c) */
+	struct PlnWritePath *wpath; /* that path's state, once prepared */
 } PlnStmtExecSql;
+
+/* PlnStmtExecSql.write_path (see write_path.c) */
+#define PLN_WRITE_PATH_NONE		0	/* not the last INSERT of a block whose
+									 * handlers catch only unique_violation */
+#define PLN_WRITE_PATH_CANDIDATE 'c'	/* is, not prepared yet */
+#define PLN_WRITE_PATH_READY	'y' /* prepared: wpath is set */
+#define PLN_WRITE_PATH_NEVER	'n' /* prepared: the statement cannot use it */
 
 typedef struct PlnStmtPerform
 {

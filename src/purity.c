@@ -249,6 +249,16 @@ function_call_is_pure(Oid funcid, Oid inputcollid)
 		collation_is_pure(inputcollid);
 }
 
+/*
+ * Is the function on the pure list, whatever collation it is called with?
+ * (For the write path, which asks about effects, not catalog reads.)
+ */
+bool
+pln_function_is_on_pure_list(Oid funcid)
+{
+	return pln_oid_in_list(funcid, pure_functions, lengthof(pure_functions));
+}
+
 /* Pure, or (where reads are allowed) only reading the catalogs */
 static bool
 function_call_is_allowed(Oid funcid, Oid inputcollid, PurityContext *context)

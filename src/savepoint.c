@@ -56,6 +56,7 @@ typedef struct CaughtErrorMemory
 } CaughtErrorMemory;
 
 static CaughtErrorMemory *caught_error_memory(void);
+static bool handler_hides_error(PlnStmtBlock *block, int sqlerrcode);
 
 /* this session's counters, see funcs.c */
 PlnSavepointStats pln_stats;
@@ -187,10 +188,9 @@ bool
 pln_error_context_unseen(PlnExecState *estate, int sqlerrcode)
 {
 	PlnSavepointFrame *frame = estate->sp_top;
-	PlnExceptionAction *action;
 
 	if (frame == NULL || frame->materialized || estate->raising_notice ||
-		estate->starting_savepoint)
+		estate->starting_savepoint || frame->unprotected_write)
 		return false;
 
 	/*
@@ -211,13 +211,41 @@ pln_error_context_unseen(PlnExecState *estate, int sqlerrcode)
 			break;
 	}
 
-	action = find_handler(frame->block, sqlerrcode);
+	return handler_hides_error(frame->block, sqlerrcode);
+}
+
+/*
+ * Does the handler of the block that catches an error with this SQLSTATE
+ * never show the error's fields (its CONTEXT and DETAIL)?  The handler
+ * does not re-throw it (a bare RAISE) and asks nothing of it but SQLSTATE
+ * and SQLERRM.
+ */
+static bool
+handler_hides_error(PlnStmtBlock *block, int sqlerrcode)
+{
+	PlnExceptionAction *action = find_handler(block, sqlerrcode);
+
 	if (action == NULL)
 		return false;
 	if (action->shows_context == 0)
 		action->shows_context =
 			stmts_may_show_error_context(action->action) ? 'y' : 'n';
 	return action->shows_context == 'n';
+}
+
+/*
+ * For the write path (write_path.c): will a unique_violation raised now
+ * be caught by the innermost frame, whose write it is, without anyone
+ * seeing its DETAIL?  Then it need not be built.
+ */
+bool
+pln_write_path_error_unseen(PlnExecState *estate)
+{
+	PlnSavepointFrame *frame = estate->sp_top;
+
+	Assert(frame != NULL && frame->unprotected_write);
+	return !frame->materialized &&
+		handler_hides_error(frame->block, ERRCODE_UNIQUE_VIOLATION);
 }
 
 /*
@@ -404,10 +432,62 @@ void
 pln_materialize_savepoints(PlnExecState *estate)
 {
 	Assert(estate->sp_top != NULL);
+
+	/*
+	 * A subtransaction started now would not cover what the write path
+	 * wrote in the innermost frame.  Its conditions leave nothing impure
+	 * to run there after the write; should that ever break, this error
+	 * (which the frame does not catch) is the answer, not a wrong result.
+	 */
+	if (unlikely(estate->sp_top->unprotected_write))
+		elog(ERROR, "impure work after an INSERT run without its block's subtransaction");
+
 	/* (if starting one fails, restore_call_state clears the flag) */
 	estate->materializing = true;
 	materialize_frame(estate, estate->sp_top);
 	estate->materializing = false;
+}
+
+/*
+ * The write path (write_path.c) is about to run an INSERT in the innermost
+ * handler block of the call without starting that block's subtransaction.
+ * The frames around it get theirs first, as for any impure work, so that
+ * an error the block does not catch is undone by the block that does.
+ * From now on the innermost frame catches nothing (catch_without_savepoint)
+ * and lets nothing start its subtransaction (pln_materialize_savepoints),
+ * until pln_end_unprotected_write says that nothing was written after all.
+ * What pln_allow_impure clears for a statement is cleared too.
+ */
+void
+pln_begin_unprotected_write(PlnExecState *estate)
+{
+	PlnSavepointFrame *frame = estate->sp_top;
+
+	Assert(frame != NULL && !frame->materialized && !frame->unprotected_write);
+	pln_ensure_spi(estate);
+	if (frame->outer != NULL && !frame->outer->materialized)
+	{
+		/* (if starting one fails, restore_call_state clears the flag) */
+		estate->materializing = true;
+		materialize_frame(estate, frame->outer);
+		estate->materializing = false;
+	}
+	frame->unprotected_write = true;
+
+	estate->search_path_checked = false;
+	pln_forget_plan_checks();
+	estate->portal_snapshot_ensured = false;
+}
+
+/*
+ * The write path wrote nothing: the innermost frame is as if only pure
+ * work had run in it (see write_path.c for why), and may catch again.
+ */
+void
+pln_end_unprotected_write(PlnExecState *estate)
+{
+	Assert(estate->sp_top != NULL && estate->sp_top->unprotected_write);
+	estate->sp_top->unprotected_write = false;
 }
 
 /* see pln_savepoint.h */
@@ -431,8 +511,12 @@ pln_innermost_frame_is_lazy(PlnStmt **stmt)
 		{
 			PlnExecState *estate = (PlnExecState *) cb->arg;
 
-			/* (starting the savepoints is what a gate is for) */
-			if (!pln_in_lazy_region(estate) || estate->materializing)
+			/*
+			 * (starting the savepoints is what a gate is for, and the
+			 * write path is the other gate: write_path.c)
+			 */
+			if (!pln_in_lazy_region(estate) || estate->materializing ||
+				estate->sp_top->unprotected_write)
 				return false;
 			*stmt = estate->err_stmt;
 			return true;
@@ -533,6 +617,15 @@ catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
 		find_handler(block, geterrcode()) == NULL)
 		PG_RE_THROW();
 
+	/*
+	 * The write path ran, or was running, an INSERT in this block without
+	 * its subtransaction: what it wrote cannot be undone here, so the
+	 * error is not the block's to catch.  (Its conditions make this
+	 * unreachable for the errors its handlers catch; see write_path.c.)
+	 */
+	if (unlikely(frame->unprotected_write))
+		PG_RE_THROW();
+
 	edata = copy_caught_error();
 	MemoryContextSwitchTo(frame->entry_context);
 
@@ -598,12 +691,21 @@ release_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 	estate->err_text = NULL;
 }
 
-/* Does the block's body start with a statement that starts the savepoint? */
+/*
+ * Does the block's body start with a statement that starts the savepoint,
+ * or with one that the write path runs (it needs no pure region either)?
+ */
 static bool
 block_starts_impure(PlnStmtBlock *block)
 {
-	return block->body != NIL &&
-		!pln_stmt_may_run_lazily((PlnStmt *) linitial(block->body));
+	PlnStmt    *first;
+
+	if (block->body == NIL)
+		return false;
+	first = (PlnStmt *) linitial(block->body);
+	return !pln_stmt_may_run_lazily(first) ||
+		(first->cmd_type == PLN_STMT_EXECSQL &&
+		 ((PlnStmtExecSql *) first)->write_path != PLN_WRITE_PATH_NONE);
 }
 
 /*
@@ -698,6 +800,7 @@ enter_frame(PlnExecState *estate, PlnSavepointFrame *frame,
 	frame->outer = estate->sp_top;
 	frame->block = block;
 	frame->materialized = false;
+	frame->unprotected_write = false;
 	frame->entry_context = CurrentMemoryContext;
 	frame->entry_cur_error = estate->cur_error;
 	frame->entry_handler_depth = pln_handler_depth;

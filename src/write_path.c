@@ -1,0 +1,1409 @@
+/*-------------------------------------------------------------------------
+ *
+ * write_path.c
+ *	  The write path: an INSERT in a handler block that catches only
+ *	  unique_violation, run without the block's subtransaction.
+ *
+ * The commonest exception block of real code inserts a row and handles a
+ * duplicate:
+ *
+ *		BEGIN
+ *			INSERT INTO t(k, v) VALUES (r.k, r.v);
+ *		EXCEPTION WHEN unique_violation THEN
+ *			...
+ *		END;
+ *
+ * Lazy savepoints cannot help it: the INSERT writes, so the block starts
+ * its subtransaction, and a successful INSERT assigns it a subtransaction
+ * ID.  The write path runs such an INSERT as INSERT ... ON CONFLICT DO
+ * NOTHING instead, without the subtransaction: the server's speculative
+ * insertion checks the unique index before anything is written (and
+ * retries when a concurrent insert wins the race), so either the row is
+ * inserted, or nothing is written and this file raises the unique_violation
+ * the plain INSERT would have raised, which the handler then catches like
+ * any error of pure work (savepoint.c).
+ *
+ * That is exact only under conditions, each argued in docs/design.md
+ * ("The write path"), and when any does not hold the block takes its
+ * subtransaction as usual:
+ *
+ * - the block's handlers catch only unique_violation, and the INSERT is the
+ *   last statement of the block's body (marked when the function is
+ *   compiled, pln_write_path_mark): after the row is written nothing runs
+ *   in the block, and nothing the handlers catch can be raised while it is
+ *   being written;
+ * - the statement is a single-row INSERT ... VALUES without WITH, ON
+ *   CONFLICT, or RETURNING anything but columns; INTO, if any, goes to
+ *   plain variables of the columns' types; every expression it evaluates
+ *   (the values, the column defaults) has no effect that a rollback would
+ *   undo (analyse_query);
+ * - the table is a plain table without triggers (foreign keys are
+ *   triggers), rules or row-level security, with exactly one unique index,
+ *   a B-tree one that is neither deferrable, partial nor on expressions,
+ *   no other kind of index that could conflict, and CHECK constraints and
+ *   generated columns without effects (table_why_not);
+ * - at run time: READ COMMITTED, not read-only, the table and all its
+ *   indexes already locked by the transaction in the mode the INSERT takes
+ *   (so that no lock outlives a duplicate that PL/pgSQL's rollback would
+ *   have released), and the plan still valid (pln_write_path_plan).
+ *
+ * While the write runs, and after a row was written, the block's frame is
+ * marked (pln_begin_unprotected_write): it catches nothing and starts no
+ * subtransaction, so that a broken condition shows as an error, never as
+ * a wrong result.
+ *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/relscan.h"
+#include "access/stratnum.h"
+#include "access/tableam.h"
+#include "access/htup_details.h"
+#include "access/relation.h"
+#include "access/table.h"
+#include "access/transam.h"
+#include "access/xact.h"
+#include "catalog/catalog.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_type.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "parser/parsetree.h"
+#include "storage/lmgr.h"
+#include "storage/lock.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/plancache.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
+#include "utils/resowner.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+
+#include "plnimble.h"
+
+/* The write path's state of one INSERT statement */
+typedef struct PlnWritePath
+{
+	PlnStmtBlock *block;		/* the block the INSERT ends */
+
+	/*
+	 * The statement's query with ON CONFLICT DO NOTHING: an expression of
+	 * its own (on the function's planned_exprs, which frees its plan).
+	 */
+	PlnExpr    *expr;
+	const char *query_why_not;	/* why the analysed query does not
+								 * qualify, or NULL */
+	Oid			relid;			/* the table it inserts into */
+
+	/* the table's check, valid while table_epoch == pln_relcache_epoch */
+	uint64		table_epoch;
+	const char *table_why_not;	/* why the table does not qualify, or NULL */
+	Oid			unique_index;	/* its one unique index */
+	bool		probe_ok;		/* may a duplicate be looked for first?
+								 * (see duplicate_already_there) */
+	int			nkeys;			/* the unique index's key columns */
+	AttrNumber	key_attnums[INDEX_MAX_KEYS];
+	Oid			key_eqprocs[INDEX_MAX_KEYS];	/* their equality functions */
+	Oid			key_collations[INDEX_MAX_KEYS];
+	bool		targets_immutable;	/* the target list's expressions */
+	float		duplicate_rate; /* moving average of the runs that found a
+								 * duplicate: worth looking first? */
+	char	   *index_name;		/* its name, and the table's and schema's, */
+	char	   *table_name;		/* for the error (valid with the check) */
+	char	   *schema_name;
+	bool		took_lock;		/* did this run lock the table first? */
+} PlnWritePath;
+
+/* What names the duplicate in the error: see describe_duplicate */
+typedef struct DuplicateReport
+{
+	char	   *index_name;
+	char	   *table_name;
+	char	   *schema_name;
+	char	   *key;			/* (cols)=(values), or NULL if the user may
+								 * not see them */
+} DuplicateReport;
+
+static bool duplicate_already_there(PlnExecState *estate, PlnStmtExecSql *stmt,
+									DuplicateReport *report);
+static inline void note_outcome(PlnWritePath *wpath, bool duplicate);
+static pg_attribute_noreturn() void raise_duplicate(PlnExecState *estate,
+													 PlnStmtExecSql *stmt,
+													 DuplicateReport *report);
+
+/* Bumped by every relation cache invalidation this session processes */
+static uint64 pln_relcache_epoch = 1;
+
+static void
+relcache_changed(Datum arg, Oid relid)
+{
+	pln_relcache_epoch++;
+}
+
+/* Called once, from _PG_init */
+void
+pln_write_path_init(void)
+{
+	CacheRegisterRelcacheCallback(relcache_changed, (Datum) 0);
+}
+
+/* ----------
+ * Which statements: marked when the function is compiled
+ * ----------
+ */
+
+/* Do the block's handlers catch unique_violation and nothing else? */
+static bool
+handlers_catch_only_unique_violation(PlnStmtBlock *block)
+{
+	ListCell   *lc;
+
+	foreach(lc, block->exceptions->actions)
+	{
+		PlnExceptionAction *action = (PlnExceptionAction *) lfirst(lc);
+		PlnCondition *cond;
+
+		for (cond = action->conditions; cond != NULL; cond = cond->next)
+		{
+			if (cond->sqlerrstate != ERRCODE_UNIQUE_VIOLATION)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Does the SQL text start with the word INSERT? */
+static bool
+text_is_insert(const char *query)
+{
+	return pg_strncasecmp(query, "insert", 6) == 0 &&
+		!(IS_HIGHBIT_SET(query[6]) || isalnum((unsigned char) query[6]) ||
+		  query[6] == '_' || query[6] == '$');
+}
+
+/*
+ * Why a block with handlers cannot use the write path whatever its INSERT
+ * is, or NULL; *insert is then its last statement.
+ */
+static const char *
+block_why_not(PlnStmtBlock *block, PlnStmtExecSql **insert)
+{
+	PlnStmt    *last;
+
+	*insert = NULL;
+	if (!handlers_catch_only_unique_violation(block))
+		return "its handlers catch more than unique_violation";
+	if (block->body == NIL)
+		return "its body is empty";
+	last = (PlnStmt *) llast(block->body);
+	if (last->cmd_type != PLN_STMT_EXECSQL ||
+		((PlnStmtExecSql *) last)->is_call ||
+		!text_is_insert(((PlnStmtExecSql *) last)->sqlstmt->query))
+		return "its body does not end with an INSERT";
+	*insert = (PlnStmtExecSql *) last;
+	return NULL;
+}
+
+/*
+ * Mark the INSERTs that may take the write path: each is the last
+ * statement of a block whose handlers catch only unique_violation.  Walks
+ * the tree without recursing, as pln_stack_check_points does.  Allocates
+ * in the current memory context (the function's).
+ */
+void
+pln_write_path_mark(PlnFunction *func)
+{
+	List	   *pending = list_make1(list_make1(func->action));
+
+	while (pending != NIL)
+	{
+		List	   *stmts = (List *) llast(pending);
+		ListCell   *lc;
+
+		pending = list_delete_last(pending);
+		foreach(lc, stmts)
+		{
+			PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+			ListCell   *b;
+
+			if (stmt->cmd_type == PLN_STMT_BLOCK &&
+				((PlnStmtBlock *) stmt)->exceptions != NULL)
+			{
+				PlnStmtExecSql *insert;
+
+				if (block_why_not((PlnStmtBlock *) stmt, &insert) == NULL)
+				{
+					insert->write_path = PLN_WRITE_PATH_CANDIDATE;
+					insert->wpath = palloc0(sizeof(PlnWritePath));
+					insert->wpath->block = (PlnStmtBlock *) stmt;
+				}
+			}
+			foreach(b, pln_stmt_nested_bodies(stmt))
+				pending = lappend(pending, lfirst(b));
+		}
+	}
+}
+
+/* ----------
+ * What the statement and the table must be
+ * ----------
+ */
+
+/* Functions that change nothing a rollback would undo, though not pure */
+static const Oid harmless_functions[] = {
+	F_NOW,						/* now(), CURRENT_TIMESTAMP's function */
+	F_STATEMENT_TIMESTAMP,
+	F_CLOCK_TIMESTAMP,
+	F_TIMEOFDAY,
+	F_RANDOM,
+	F_GEN_RANDOM_UUID,
+
+	/*
+	 * A sequence's value is not rolled back by a subtransaction's end
+	 * either: nextval() gives the same numbers with or without one.
+	 */
+	F_NEXTVAL,
+};
+
+static Oid	index_access_method(Oid indexoid);
+static bool key_equality_functions(PlnWritePath *wpath);
+
+typedef struct EffectsContext
+{
+	PlnFunction *func;
+	const char *culprit;		/* what has an effect, for the plan view */
+} EffectsContext;
+
+/*
+ * Does the expression (of an INSERT's target list, a CHECK constraint or
+ * a generated column) do anything that a subtransaction's rollback would
+ * undo, or could it run code that does?  Functions on the pure list
+ * (purity.c) and harmless_functions[] do nothing of the kind; everything
+ * else, among them domain checks, sub-selects and other functions, is
+ * assumed to.  Columns of the row and the function's variables are read
+ * only.
+ */
+static bool
+has_effects_walker(Node *node, EffectsContext *context)
+{
+	Oid			funcid = InvalidOid;
+
+	if (node == NULL)
+		return false;
+	switch (nodeTag(node))
+	{
+		case T_Const:
+		case T_Var:
+		case T_Param:
+		case T_RelabelType:
+		case T_BoolExpr:
+		case T_CaseExpr:
+		case T_CaseWhen:
+		case T_CaseTestExpr:
+		case T_CoalesceExpr:
+		case T_NullTest:
+		case T_BooleanTest:
+		case T_SQLValueFunction:
+		case T_TargetEntry:
+		case T_List:
+			break;
+		case T_FuncExpr:
+			funcid = ((FuncExpr *) node)->funcid;
+			break;
+		case T_OpExpr:
+		case T_DistinctExpr:
+		case T_NullIfExpr:
+			set_opfuncid((OpExpr *) node);
+			funcid = ((OpExpr *) node)->opfuncid;
+			break;
+		case T_CoerceViaIO:
+			{
+				CoerceViaIO *io = (CoerceViaIO *) node;
+
+				/* the I/O functions of built-in types change nothing */
+				if (exprType((Node *) io->arg) >= FirstGenbkiObjectId ||
+					io->resulttype >= FirstGenbkiObjectId)
+				{
+					context->culprit = "a conversion of a type that is not built in";
+					return true;
+				}
+				break;
+			}
+		case T_CoerceToDomain:
+			context->culprit = "a domain's check";
+			return true;
+		default:
+			context->culprit = "an expression of a kind not reviewed";
+			return true;
+	}
+	if (OidIsValid(funcid) &&
+		!pln_function_is_on_pure_list(funcid) &&
+		!pln_oid_in_list(funcid, harmless_functions,
+						 lengthof(harmless_functions)))
+	{
+		context->culprit = psprintf("function %s", get_func_name(funcid));
+		return true;
+	}
+	return expression_tree_walker(node, has_effects_walker, (void *) context);
+}
+
+/* NULL if the expression has no effects, else what has */
+static const char *
+effects_of(Node *node, PlnFunction *func)
+{
+	EffectsContext context;
+
+	context.func = func;
+	context.culprit = NULL;
+	if (has_effects_walker(node, &context))
+		return context.culprit;
+	return NULL;
+}
+
+/* The target list entry of a column, or NULL */
+static TargetEntry *
+column_entry(Query *query, AttrNumber attnum)
+{
+	ListCell   *lc;
+
+	foreach(lc, query->targetList)
+	{
+		TargetEntry *tle = (TargetEntry *) lfirst(lc);
+
+		if (tle->resno == attnum)
+			return tle;
+	}
+	return NULL;
+}
+
+/*
+ * Why the analysed query (the statement's, with ON CONFLICT DO NOTHING)
+ * cannot take the write path, or NULL.  Sets wpath->relid.
+ */
+static const char *
+analyse_query(PlnExecState *estate, PlnStmtExecSql *stmt,
+			  CachedPlanSource *plansource)
+{
+	PlnWritePath *wpath = stmt->wpath;
+	Query	   *query;
+	const char *why;
+	ListCell   *lc;
+	int			nreturning = 0;
+
+	if (list_length(plansource->query_list) != 1)
+		return "a rule turns it into more than one statement";
+	query = linitial_node(Query, plansource->query_list);
+	if (query->commandType != CMD_INSERT || query->onConflict == NULL ||
+		query->onConflict->action != ONCONFLICT_NOTHING)
+		return "a rule turns it into another statement";
+	if (query->cteList != NIL || query->hasModifyingCTE)
+		return "it has a WITH clause";
+	if (query->hasSubLinks)
+		return "it has a sub-select";
+	wpath->relid = rt_fetch(query->resultRelation, query->rtable)->relid;
+
+	/* a view's INSERT runs on its table, but locks the view too */
+	foreach(lc, query->rtable)
+	{
+		RangeTblEntry *rte = (RangeTblEntry *) lfirst(lc);
+
+		if (rte->rtekind == RTE_RELATION && rte->relid != wpath->relid)
+			return "it inserts into a view";
+	}
+
+	why = effects_of((Node *) query->targetList, stmt->sqlstmt->func);
+	if (why != NULL)
+		return psprintf("its values call %s", why);
+	wpath->targets_immutable =
+		!contain_mutable_functions((Node *) query->targetList);
+
+	foreach(lc, query->returningList)
+	{
+		TargetEntry *tle = (TargetEntry *) lfirst(lc);
+
+		if (!IsA(tle->expr, Var))
+			return "RETURNING computes more than columns";
+		nreturning++;
+	}
+
+	/* INTO: storing the values must be plain copies, nothing to convert */
+	if (stmt->into)
+	{
+		PlnRow	   *row;
+		int			i = 0;
+
+		if (stmt->target == NULL || stmt->target->dtype != PLN_DTYPE_ROW)
+			return "INTO a record";
+		row = (PlnRow *) estate->datums[stmt->target->dno];
+		if (row->rowtupdesc != NULL || row->nfields != nreturning)
+			return "INTO a row or a different number of variables";
+		foreach(lc, query->returningList)
+		{
+			TargetEntry *tle = (TargetEntry *) lfirst(lc);
+			PlnDatum   *datum = estate->datums[row->varnos[i++]];
+
+			if (datum->dtype != PLN_DTYPE_VAR ||
+				((PlnVar *) datum)->datatype->typoid != exprType((Node *) tle->expr) ||
+				((PlnVar *) datum)->datatype->typtype == TYPTYPE_DOMAIN)
+				return "INTO a variable of another type than its column";
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Why the table cannot take the write path for this query, or NULL;
+ * records its unique index and all its indexes in wpath.  The table and
+ * its indexes are locked (by the caller) at least in lockmode.
+ */
+static const char *
+table_why_not(PlnWritePath *wpath, Query *query, LOCKMODE lockmode)
+{
+	Relation	rel = table_open(wpath->relid, lockmode);
+	TupleConstr *constr = RelationGetDescr(rel)->constr;
+	const char *why = NULL;
+	List	   *indexes;
+	ListCell   *lc;
+	int			nunique = 0;
+	int			i;
+
+	if (rel->rd_rel->relkind != RELKIND_RELATION)
+		why = "it is not a plain table";
+	else if (rel->rd_rel->relispartition)
+		why = "it is a partition";
+	else if (rel->trigdesc != NULL)
+		why = "it has triggers (foreign keys have triggers too)";
+	else if (rel->rd_rules != NULL)
+		why = "it has rules";
+	else if (rel->rd_rel->relrowsecurity)
+		why = "it has row-level security";
+	else if (IsCatalogRelation(rel) || RelationIsUsedAsCatalogTable(rel))
+		why = "it is a catalog table";
+
+	/* CHECK constraints and generated columns, computed before the write */
+	for (i = 0; why == NULL && constr != NULL && i < constr->num_check; i++)
+	{
+		const char *effects = effects_of(stringToNode(constr->check[i].ccbin),
+										 NULL);
+
+		if (effects != NULL)
+			why = psprintf("its CHECK constraint \"%s\" calls %s",
+						   constr->check[i].ccname, effects);
+	}
+	for (i = 0; why == NULL && constr != NULL && i < constr->num_defval; i++)
+	{
+		AttrDefault *def = &constr->defval[i];
+		const char *effects;
+
+		if (!TupleDescAttr(RelationGetDescr(rel), def->adnum - 1)->attgenerated)
+			continue;
+		effects = effects_of(stringToNode(def->adbin), NULL);
+		if (effects != NULL)
+			why = psprintf("its generated column \"%s\" calls %s",
+						   NameStr(TupleDescAttr(RelationGetDescr(rel),
+												 def->adnum - 1)->attname),
+						   effects);
+	}
+
+	/*
+	 * The indexes are read from the catalogs, not opened: the INSERT locks
+	 * them only while it runs, and so must we (a lock taken here would be
+	 * held until the transaction ends).
+	 */
+	indexes = RelationGetIndexList(rel);
+	wpath->unique_index = InvalidOid;
+	foreach(lc, indexes)
+	{
+		Oid			indexoid = lfirst_oid(lc);
+		HeapTuple	tuple = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(indexoid));
+		Form_pg_index form;
+
+		if (!HeapTupleIsValid(tuple))
+			elog(ERROR, "cache lookup failed for index %u", indexoid);
+		form = (Form_pg_index) GETSTRUCT(tuple);
+		if (why != NULL)
+			;
+		else if (!form->indisvalid || !form->indisready || !form->indislive)
+			why = "it has an index that is being built or is not valid";
+		else if (form->indisexclusion)
+			why = "it has an exclusion constraint";
+		else if (!heap_attisnull(tuple, Anum_pg_index_indexprs, NULL))
+			why = "it has an index on expressions";
+		else if (!heap_attisnull(tuple, Anum_pg_index_indpred, NULL))
+			why = "it has a partial index";
+		else if (form->indisunique)
+		{
+			if (!form->indimmediate)
+				why = "it has a deferrable unique constraint";
+			else if (index_access_method(indexoid) != BTREE_AM_OID)
+				why = "it has a unique index that is not a B-tree";
+			else if (++nunique > 1)
+				why = "it has more than one unique index";
+			else
+			{
+				/* the key's values must be known to name the duplicate */
+				wpath->unique_index = indexoid;
+				wpath->nkeys = form->indnkeyatts;
+				for (i = 0; why == NULL && i < form->indnkeyatts; i++)
+				{
+					AttrNumber	attnum = form->indkey.values[i];
+					TargetEntry *tle = column_entry(query, attnum);
+
+					if (tle == NULL ||
+						contain_mutable_functions((Node *) tle->expr))
+						why = psprintf("the INSERT does not give its key column \"%s\" a fixed value",
+									   NameStr(TupleDescAttr(RelationGetDescr(rel),
+															 attnum - 1)->attname));
+				}
+			}
+		}
+		ReleaseSysCache(tuple);
+	}
+	list_free(indexes);
+	if (why == NULL && nunique == 0)
+		why = "it has no unique index";
+
+	/* what looking for a duplicate first needs (duplicate_already_there) */
+	wpath->probe_ok = false;
+	if (why == NULL && wpath->targets_immutable &&
+		(constr == NULL || (constr->num_check == 0 && !constr->has_generated_stored)))
+		wpath->probe_ok = key_equality_functions(wpath);
+
+	table_close(rel, NoLock);
+	return why;
+}
+
+/* ----------
+ * Preparing the statement's ON CONFLICT DO NOTHING form
+ * ----------
+ */
+
+/*
+ * Why the raw statement is not a single-row INSERT ... VALUES of the kind
+ * the write path takes, or NULL.
+ */
+static const char *
+raw_statement_why_not(CachedPlanSource *plansource)
+{
+	InsertStmt *insert;
+	SelectStmt *select;
+	ListCell   *lc;
+
+	if (plansource->raw_parse_tree == NULL ||
+		!IsA(plansource->raw_parse_tree->stmt, InsertStmt))
+		return "it is not a plain INSERT";
+	insert = (InsertStmt *) plansource->raw_parse_tree->stmt;
+	if (insert->withClause != NULL)
+		return "it has a WITH clause";
+	if (insert->onConflictClause != NULL)
+		return "it has an ON CONFLICT clause";
+	select = (SelectStmt *) insert->selectStmt;
+	if (select == NULL)
+		return "it inserts DEFAULT VALUES";
+	if (!IsA(select, SelectStmt) || select->valuesLists == NIL ||
+		select->op != SETOP_NONE || select->withClause != NULL ||
+		select->sortClause != NIL || select->limitCount != NULL ||
+		select->limitOffset != NULL || select->lockingClause != NIL)
+		return "it inserts the result of a query";
+	if (list_length(select->valuesLists) != 1)
+		return "it inserts more than one row";
+	foreach(lc, insert->returningList)
+	{
+		ResTarget  *target = (ResTarget *) lfirst(lc);
+
+		if (!IsA(target->val, ColumnRef))
+			return "RETURNING computes more than columns";
+	}
+	return NULL;
+}
+
+/* The one plan source of a prepared statement */
+static CachedPlanSource *
+the_plan_source(SPIPlanPtr plan)
+{
+	List	   *sources = SPI_plan_get_plan_sources(plan);
+
+	if (list_length(sources) != 1)
+		return NULL;
+	return (CachedPlanSource *) linitial(sources);
+}
+
+/*
+ * Prepare the expression's query through SPI and keep the plan, as
+ * exec_prepare_plan does but without passing the gate (which would start
+ * the block's subtransaction): the caller runs it in a subtransaction of
+ * its own, which it rolls back.
+ */
+static void
+prepare_plan(PlnExpr *expr)
+{
+	SPIPrepareOptions options;
+	SPIPlanPtr	plan;
+	MemoryContext oldcontext;
+
+	memset(&options, 0, sizeof(options));
+	options.parserSetup = (ParserSetupHook) pln_parser_setup;
+	options.parserSetupArg = (void *) expr;
+	options.parseMode = expr->parseMode;
+	options.cursorOptions = CURSOR_OPT_PARALLEL_OK;
+	plan = SPI_prepare_extended(expr->query, &options);
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare_extended failed for \"%s\": %s",
+			 expr->query, SPI_result_code_string(SPI_result));
+	SPI_keepplan(plan);
+	expr->plan = plan;
+
+	/* recompiling the function frees it */
+	oldcontext = MemoryContextSwitchTo(expr->func->fn_cxt);
+	expr->func->planned_exprs = lappend(expr->func->planned_exprs, expr);
+	MemoryContextSwitchTo(oldcontext);
+}
+
+/*
+ * Make (first) or bring up to date the statement's ON CONFLICT DO NOTHING
+ * form, and analyse its query.  The first time, the statement's text is
+ * prepared again, the clause is added to the raw parse tree of its plan
+ * source, and the plan source is marked invalid, so that the plan cache
+ * analyses it again, then and whenever an invalidation requires it.  The
+ * text stays the user's, so that errors show it and positions in it stay
+ * right.  Bringing it up to date runs parse analysis again if the plan
+ * cache invalidated it.
+ *
+ * A failure only means that the statement cannot take the path (ON
+ * CONFLICT has restrictions of its own, and the plain statement will fail
+ * on its own if it must): it is caught in a subtransaction of our own,
+ * rolled back, and the statement never takes the path again.
+ */
+static void
+refresh_write_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
+{
+	PlnWritePath *wpath = stmt->wpath;
+	PlnFunction *func = stmt->sqlstmt->func;
+	MemoryContext oldcontext = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	const char *why = NULL;
+
+	if (wpath->expr == NULL)
+	{
+		PlnExpr    *orig = stmt->sqlstmt;
+		PlnExpr    *expr = MemoryContextAllocZero(func->fn_cxt, sizeof(PlnExpr));
+
+		expr->query = orig->query;
+		expr->parseMode = orig->parseMode;
+		expr->location = orig->location;
+		expr->ns = orig->ns;
+		expr->func = func;
+		expr->target_param = -1;
+		wpath->expr = expr;
+	}
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcontext);
+	PG_TRY();
+	{
+		PlnExpr    *expr = wpath->expr;
+		CachedPlanSource *plansource;
+		CachedPlan *cplan;
+
+		if (expr->plan == NULL)
+		{
+			prepare_plan(expr);
+			plansource = the_plan_source(expr->plan);
+			why = plansource ? raw_statement_why_not(plansource) :
+				"it is more than one statement";
+			if (why == NULL)
+			{
+				InsertStmt *insert = (InsertStmt *) plansource->raw_parse_tree->stmt;
+				OnConflictClause *clause;
+
+				clause = MemoryContextAllocZero(plansource->context,
+												sizeof(OnConflictClause));
+				clause->type = T_OnConflictClause;
+				clause->action = ONCONFLICT_NOTHING;
+				clause->location = -1;
+				insert->onConflictClause = clause;
+				plansource->is_valid = false;
+			}
+		}
+		if (why == NULL)
+		{
+			plansource = the_plan_source(expr->plan);
+			cplan = SPI_plan_get_cached_plan(expr->plan);
+			if (cplan == NULL)
+				elog(ERROR, "could not plan \"%s\"", expr->query);
+			ReleaseCachedPlan(cplan, CurrentResourceOwner);
+			why = analyse_query(estate, stmt, plansource);
+		}
+		if (why != NULL)
+			why = MemoryContextStrdup(func->fn_cxt, why);
+
+		/*
+		 * Rolled back, not committed: what parsing and planning did in the
+		 * database is taking locks, which the INSERT takes again itself
+		 * when it runs (the plan stays, outside any transaction).
+		 */
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcontext);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+
+		if (wpath->expr->plan != NULL)
+		{
+			SPI_freeplan(wpath->expr->plan);
+			wpath->expr->plan = NULL;
+		}
+		/* a cancel is not ours to swallow */
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED)
+			ReThrowError(edata);
+		why = MemoryContextStrdup(func->fn_cxt,
+								  psprintf("its ON CONFLICT form fails: %s",
+										   edata->message));
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
+
+	wpath->query_why_not = why;
+	wpath->table_epoch = 0;
+	stmt->write_path = (wpath->expr->plan != NULL) ?
+		PLN_WRITE_PATH_READY : PLN_WRITE_PATH_NEVER;
+}
+
+/* ----------
+ * Running it
+ * ----------
+ */
+
+/*
+ * The equality function of each key column of the unique index, for
+ * looking a key up in it; false if one cannot be found.
+ */
+static bool
+key_equality_functions(PlnWritePath *wpath)
+{
+	Relation	index = index_open(wpath->unique_index, AccessShareLock);
+	bool		ok = true;
+	int			i;
+
+	for (i = 0; i < wpath->nkeys && ok; i++)
+	{
+		Oid			eqop = get_opfamily_member(index->rd_opfamily[i],
+											   index->rd_opcintype[i],
+											   index->rd_opcintype[i],
+											   BTEqualStrategyNumber);
+
+		wpath->key_attnums[i] = index->rd_index->indkey.values[i];
+		wpath->key_collations[i] = index->rd_indcollation[i];
+		wpath->key_eqprocs[i] = OidIsValid(eqop) ? get_opcode(eqop) : InvalidOid;
+		ok = OidIsValid(wpath->key_eqprocs[i]);
+	}
+	/* (the statement locks the index only while it runs: so do we) */
+	index_close(index, AccessShareLock);
+	return ok;
+}
+
+/* The access method of an index */
+static Oid
+index_access_method(Oid indexoid)
+{
+	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(indexoid));
+	Oid			amoid;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for relation %u", indexoid);
+	amoid = ((Form_pg_class) GETSTRUCT(tuple))->relam;
+	ReleaseSysCache(tuple);
+	return amoid;
+}
+
+/* Does the transaction hold the relation's lock in the INSERT's mode? */
+static bool
+holds_row_exclusive_lock(Oid relid)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
+	return LockHeldByMe(&tag, RowExclusiveLock);
+}
+
+/*
+ * Release the table lock the write path took for a statement that wrote
+ * nothing, when the transaction did not hold it before: a rolled-back
+ * subtransaction would have released it (the INSERT's own acquisitions
+ * of it, under the same resource owner, go too).
+ */
+static void
+release_table_lock(PlnWritePath *wpath)
+{
+	LOCKTAG		tag;
+
+	if (!wpath->took_lock)
+		return;
+	wpath->took_lock = false;
+	SET_LOCKTAG_RELATION(tag, MyDatabaseId, wpath->relid);
+	while (LockHeldByMe(&tag, RowExclusiveLock))
+	{
+		/* (every count was taken since, under the current owner) */
+		if (!LockRelease(&tag, RowExclusiveLock, false))
+			break;
+	}
+}
+
+/* Keep the names the error of a duplicate shows (see describe_duplicate) */
+static void
+remember_names(PlnWritePath *wpath)
+{
+	MemoryContext cxt = GetMemoryChunkContext(wpath);
+	char	   *schema = get_namespace_name(get_rel_namespace(wpath->relid));
+
+	if (wpath->index_name)
+		pfree(wpath->index_name);
+	if (wpath->table_name)
+		pfree(wpath->table_name);
+	if (wpath->schema_name)
+		pfree(wpath->schema_name);
+	wpath->index_name = MemoryContextStrdup(cxt, get_rel_name(wpath->unique_index));
+	wpath->table_name = MemoryContextStrdup(cxt, get_rel_name(wpath->relid));
+	wpath->schema_name = MemoryContextStrdup(cxt, schema);
+}
+
+/*
+ * Do the run-time conditions hold for taking the write path now?  The
+ * block's frame is marked while they are checked (so that the checking
+ * build sees the checks as the path's, not as pure work).
+ *
+ * The table is locked first, in the INSERT's mode, as the INSERT itself
+ * would lock it when its plan is fetched: taking the lock processes the
+ * invalidations other sessions have committed, so the checks see the
+ * table as the INSERT will, and holding it keeps out every change to the
+ * table's triggers, rules, indexes and constraints until the transaction
+ * ends.  If the transaction did not hold it before, it is released again
+ * when nothing is written (release_table_lock), as the rollback of the
+ * block's subtransaction would.
+ */
+static bool
+may_write_now(PlnExecState *estate, PlnStmtExecSql *stmt)
+{
+	PlnWritePath *wpath = stmt->wpath;
+
+	if (wpath->query_why_not != NULL)
+		return false;
+	wpath->took_lock = !holds_row_exclusive_lock(wpath->relid);
+	if (wpath->took_lock)
+		LockRelationOid(wpath->relid, RowExclusiveLock);
+
+	/* (an invalidation processed just now, or earlier in the transaction) */
+	if (!SPI_plan_is_valid(wpath->expr->plan))
+	{
+		refresh_write_plan(estate, stmt);
+		if (stmt->write_path != PLN_WRITE_PATH_READY ||
+			wpath->query_why_not != NULL ||
+			!SPI_plan_is_valid(wpath->expr->plan))
+			return false;
+	}
+	if (wpath->table_epoch != pln_relcache_epoch)
+	{
+		CachedPlanSource *plansource = the_plan_source(wpath->expr->plan);
+		MemoryContext oldcontext;
+		const char *why;
+
+		oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
+		why = table_why_not(wpath,
+							linitial_node(Query, plansource->query_list),
+							NoLock);
+		MemoryContextSwitchTo(oldcontext);
+		wpath->table_why_not = why ?
+			MemoryContextStrdup(GetMemoryChunkContext(wpath), why) : NULL;
+		if (why == NULL)
+			remember_names(wpath);
+		wpath->table_epoch = pln_relcache_epoch;
+	}
+	return wpath->table_why_not == NULL;
+}
+
+/*
+ * The plan to run the statement with.  Its ON CONFLICT DO NOTHING form
+ * when the write path may take it: then the innermost frame is marked for
+ * the write (pln_begin_unprotected_write), and pln_write_path_conflict
+ * must see the result.  Otherwise NULL, and the statement has passed the
+ * gate (its block has its subtransaction): run the plain plan.
+ */
+SPIPlanPtr
+pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
+{
+	PlnSavepointFrame *frame = estate->sp_top;
+
+	if (pln_write_path && frame != NULL && !frame->materialized &&
+		frame->block == stmt->wpath->block &&
+		XactIsoLevel == XACT_READ_COMMITTED && !XactReadOnly &&
+		!estate->readonly_func)
+	{
+		pln_begin_unprotected_write(estate);
+		if (stmt->write_path == PLN_WRITE_PATH_CANDIDATE && !IsInParallelMode())
+			refresh_write_plan(estate, stmt);
+		if (stmt->write_path == PLN_WRITE_PATH_READY && !IsInParallelMode() &&
+			may_write_now(estate, stmt))
+		{
+			DuplicateReport report;
+			MemoryContext oldcontext;
+			bool		duplicate;
+
+			pln_stats.writes_without_savepoint++;
+
+			/*
+			 * Looking for a committed duplicate first costs about a fifth of
+			 * what running the statement costs, and spares all of it when
+			 * there is one: worth it when more than about one run in four
+			 * finds one.  Only speed depends on this.
+			 */
+			duplicate = false;
+			if (stmt->wpath->duplicate_rate > 0.3)
+			{
+				oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
+				duplicate = duplicate_already_there(estate, stmt, &report);
+				MemoryContextSwitchTo(oldcontext);
+			}
+			if (duplicate)
+			{
+				note_outcome(stmt->wpath, true);
+				raise_duplicate(estate, stmt, &report);
+			}
+			return stmt->wpath->expr->plan;
+		}
+		release_table_lock(stmt->wpath);
+		pln_end_unprotected_write(estate);
+	}
+
+	pln_allow_impure(estate, PLN_IMPURE_STATEMENT);
+
+	/* for the next time */
+	if (stmt->write_path == PLN_WRITE_PATH_CANDIDATE ||
+		(stmt->write_path == PLN_WRITE_PATH_READY &&
+		 !SPI_plan_is_valid(stmt->wpath->expr->plan)))
+		refresh_write_plan(estate, stmt);
+	return NULL;
+}
+
+
+/*
+ * Compute the values of the duplicate key, as the INSERT computed them:
+ * the key columns' expressions are immutable functions of constants and
+ * the function's variables (table_why_not), which have not changed since.
+ */
+static void
+evaluate_key(PlnExecState *estate, Query *query, Relation index,
+			 Datum *values, bool *isnull)
+{
+	ExprContext *econtext = estate->eval_econtext;
+	int			i;
+
+	econtext->ecxt_param_list_info = estate->paramLI;
+	for (i = 0; i < index->rd_index->indnkeyatts; i++)
+	{
+		TargetEntry *tle = column_entry(query,
+										index->rd_index->indkey.values[i]);
+		Expr	   *expr = expression_planner((Expr *) copyObject(tle->expr));
+		ExprState  *state = ExecInitExprWithParams(expr, estate->paramLI);
+
+		values[i] = ExecEvalExpr(state, econtext, &isnull[i]);
+	}
+	econtext->ecxt_param_list_info = NULL;
+}
+
+/*
+ * Find what the unique_violation of the plain INSERT would have said,
+ * given that its ON CONFLICT DO NOTHING form inserted nothing.  The
+ * conflict was with one of the arbiters the executor saw, which are those
+ * of the table as its relation cache entry is now: if that is still the one
+ * unique index of the checks (a concurrent CREATE INDEX may have added
+ * one meanwhile), it is the one.  Else returns false.  Allocates in the
+ * expression context's scratch memory, which the catch resets.
+ */
+static bool
+describe_duplicate(PlnExecState *estate, PlnStmtExecSql *stmt,
+				   DuplicateReport *report)
+{
+	PlnWritePath *wpath = stmt->wpath;
+	CachedPlanSource *plansource = the_plan_source(wpath->expr->plan);
+	Query	   *query;
+	Relation	rel;
+	Relation	index;
+	List	   *indexes;
+	ListCell   *lc;
+	int			narbiters = 0;
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+
+	if (plansource == NULL || !plansource->is_valid ||
+		list_length(plansource->query_list) != 1)
+		return false;
+	query = linitial_node(Query, plansource->query_list);
+	if (rt_fetch(query->resultRelation, query->rtable)->relid != wpath->relid)
+		return false;
+
+	/*
+	 * No relation cache invalidation since the checks (the common case):
+	 * the table's arbiters are the one unique index of the checks, and its
+	 * names are those remembered then.  The DETAIL is not built when nobody
+	 * can see it (see pln_error_context_unseen: the handler neither shows
+	 * the error's fields nor re-throws it); it costs more than the rest.
+	 */
+	if (wpath->table_epoch == pln_relcache_epoch)
+	{
+		report->index_name = wpath->index_name;
+		report->table_name = wpath->table_name;
+		report->schema_name = wpath->schema_name;
+		report->key = NULL;
+		if (pln_write_path_error_unseen(estate))
+			return true;
+		index = index_open(wpath->unique_index, RowExclusiveLock);
+		evaluate_key(estate, query, index, values, isnull);
+		report->key = BuildIndexValueDescription(index, values, isnull);
+		index_close(index, RowExclusiveLock);
+		return true;
+	}
+
+	/* (the INSERT has locked the table, and locked its indexes while it ran) */
+	rel = table_open(wpath->relid, NoLock);
+	indexes = RelationGetIndexList(rel);
+	foreach(lc, indexes)
+	{
+		HeapTuple	tuple = SearchSysCache1(INDEXRELID,
+											ObjectIdGetDatum(lfirst_oid(lc)));
+		Form_pg_index form;
+
+		if (!HeapTupleIsValid(tuple))
+			elog(ERROR, "cache lookup failed for index %u", lfirst_oid(lc));
+		form = (Form_pg_index) GETSTRUCT(tuple);
+		if ((form->indisunique || form->indisexclusion) && form->indisready)
+			narbiters++;
+		ReleaseSysCache(tuple);
+	}
+	if (narbiters != 1 || !list_member_oid(indexes, wpath->unique_index))
+	{
+		table_close(rel, NoLock);
+		return false;
+	}
+
+	/*
+	 * The index is locked as the INSERT locked it, while it reads the key
+	 * (the error of the plain INSERT is raised there), and released as the
+	 * INSERT releases it at its end.
+	 */
+	index = index_open(wpath->unique_index, RowExclusiveLock);
+	evaluate_key(estate, query, index, values, isnull);
+	report->key = BuildIndexValueDescription(index, values, isnull);
+	report->index_name = pstrdup(RelationGetRelationName(index));
+	report->table_name = pstrdup(RelationGetRelationName(rel));
+	report->schema_name = get_namespace_name(RelationGetNamespace(rel));
+	index_close(index, RowExclusiveLock);
+	table_close(rel, NoLock);
+	return true;
+}
+
+/* The CONTEXT line SPI adds to the errors of a statement it runs */
+static void
+sql_statement_error_callback(void *arg)
+{
+	set_errcontext_domain(PG_TEXTDOMAIN("postgres"));
+	errcontext_msg("SQL statement \"%s\"", (const char *) arg);
+}
+
+/* Update the moving average of the runs that found a duplicate */
+static inline void
+note_outcome(PlnWritePath *wpath, bool duplicate)
+{
+	wpath->duplicate_rate = wpath->duplicate_rate * 0.875f +
+		(duplicate ? 0.125f : 0.0f);
+}
+
+/*
+ * Raise the unique_violation the plain INSERT would have raised, with the
+ * same message, DETAIL, fields and CONTEXT lines, for the block's handler
+ * to catch.  Nothing was written: the frame may catch again.
+ */
+static pg_attribute_noreturn() void
+raise_duplicate(PlnExecState *estate, PlnStmtExecSql *stmt,
+				DuplicateReport *report)
+{
+	ErrorContextCallback errcallback;
+
+	release_table_lock(stmt->wpath);
+	pln_end_unprotected_write(estate);
+
+	/* (as the call's own line, not built when nobody will see it) */
+	if (!pln_error_context_unseen(estate, ERRCODE_UNIQUE_VIOLATION))
+	{
+		errcallback.callback = sql_statement_error_callback;
+		errcallback.arg = (void *) stmt->sqlstmt->query;
+		errcallback.previous = error_context_stack;
+		error_context_stack = &errcallback;
+	}
+
+	ereport_domain(ERROR, PG_TEXTDOMAIN("postgres"),
+				   (errcode(ERRCODE_UNIQUE_VIOLATION),
+					errmsg("duplicate key value violates unique constraint \"%s\"",
+						   report->index_name),
+					report->key ? errdetail("Key %s already exists.", report->key) : 0,
+					err_generic_string(PG_DIAG_SCHEMA_NAME, report->schema_name),
+					err_generic_string(PG_DIAG_TABLE_NAME, report->table_name),
+					err_generic_string(PG_DIAG_CONSTRAINT_NAME, report->index_name)));
+	pg_unreachable();
+}
+
+/*
+ * The statement's ON CONFLICT DO NOTHING form has run (SPI returned rc).
+ * If it inserted its row, returns true: the statement is done (and the
+ * block's frame stays marked, catching nothing more).  If it inserted
+ * nothing, a duplicate was there: raises the unique_violation the plain
+ * INSERT would have raised.  Returns false, after passing the gate, in
+ * the one case where the duplicate cannot be named here (see
+ * describe_duplicate): the caller then runs the plain INSERT, in the
+ * block's subtransaction.
+ */
+bool
+pln_write_path_conflict(PlnExecState *estate, PlnStmtExecSql *stmt)
+{
+	DuplicateReport report;
+	MemoryContext oldcontext;
+	bool		named;
+
+	note_outcome(stmt->wpath, SPI_processed == 0);
+	if (SPI_processed != 0)
+	{
+		/* (the lock stays, as a subtransaction's end would pass it on) */
+		stmt->wpath->took_lock = false;
+		return true;
+	}
+
+	SPI_freetuptable(SPI_tuptable);
+	oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
+	named = describe_duplicate(estate, stmt, &report);
+	MemoryContextSwitchTo(oldcontext);
+	if (named)
+		raise_duplicate(estate, stmt, &report);
+
+	release_table_lock(stmt->wpath);
+	pln_end_unprotected_write(estate);
+	pln_allow_impure(estate, PLN_IMPURE_STATEMENT);
+	return false;
+}
+
+/*
+ * Before the statement runs: is a committed row with the same key there
+ * already?  Then the plain INSERT would certainly fail on it, and running
+ * the ON CONFLICT form only to learn that costs most of what a duplicate
+ * costs.  The plain INSERT evaluates its values, checks NOT NULL and then
+ * finds the duplicate in the index; this does the same, in that order, and
+ * answers only when the outcome is certain:
+ *
+ * - the values are immutable expressions of constants and the function's
+ *   variables (so evaluating them here and, when the statement runs after
+ *   all, there gives the same values and the same errors, which carry the
+ *   statement's CONTEXT line as they would), the table has no CHECK
+ *   constraints and no generated columns (wpath->probe_ok);
+ * - every NOT NULL column gets a value, and the key has no NULL;
+ * - the user may insert into the table (and select from it, for
+ *   RETURNING), as the executor checks first; no executor hook is
+ *   installed, which would see the statement (pg_stat_statements,
+ *   auditing: a failing INSERT starts the executor before it fails);
+ * - the index finds a row with the key that is committed or the
+ *   transaction's own, with no deletion in progress (what the executor's
+ *   check would also see, with the same dirty snapshot: anything still in
+ *   progress is left to it, which waits).
+ *
+ * Allocates in the expression context's scratch memory.
+ */
+static bool
+duplicate_already_there(PlnExecState *estate, PlnStmtExecSql *stmt,
+						DuplicateReport *report)
+{
+	PlnWritePath *wpath = stmt->wpath;
+	CachedPlanSource *plansource = the_plan_source(wpath->expr->plan);
+	ExprContext *econtext = estate->eval_econtext;
+	ErrorContextCallback errcallback;
+	Query	   *query = linitial_node(Query, plansource->query_list);
+	Relation	rel;
+	TupleDesc	tupdesc;
+	Datum	   *values;
+	bool	   *isnull;
+	Datum		keyvalues[INDEX_MAX_KEYS];
+	bool		keynulls[INDEX_MAX_KEYS];
+	ScanKeyData skeys[INDEX_MAX_KEYS];
+	SnapshotData dirty;
+	Relation	index;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	AclMode		needed;
+	ListCell   *lc;
+	bool		found = false;
+	int			i;
+
+	if (!wpath->probe_ok || ExecutorStart_hook || ExecutorRun_hook ||
+		ExecutorFinish_hook || ExecutorEnd_hook || ExecutorCheckPerms_hook)
+		return false;
+	needed = ACL_INSERT | (query->returningList != NIL ? ACL_SELECT : 0);
+	if (pg_class_aclmask(wpath->relid, GetUserId(), needed, ACLMASK_ALL) != needed)
+		return false;
+
+	/* the values, in the order the statement computes them */
+	rel = table_open(wpath->relid, NoLock);
+	tupdesc = RelationGetDescr(rel);
+	values = palloc0(sizeof(Datum) * (tupdesc->natts + 1));
+	isnull = palloc(sizeof(bool) * (tupdesc->natts + 1));
+	memset(isnull, true, sizeof(bool) * (tupdesc->natts + 1));
+
+	errcallback.callback = sql_statement_error_callback;
+	errcallback.arg = (void *) stmt->sqlstmt->query;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	econtext->ecxt_param_list_info = estate->paramLI;
+	foreach(lc, query->targetList)
+	{
+		TargetEntry *tle = (TargetEntry *) lfirst(lc);
+		Expr	   *expr;
+		ExprState  *state;
+
+		if (tle->resjunk || tle->resno < 1 || tle->resno > tupdesc->natts)
+			continue;
+		expr = expression_planner((Expr *) copyObject(tle->expr));
+		state = ExecInitExprWithParams(expr, estate->paramLI);
+		values[tle->resno] = ExecEvalExpr(state, econtext, &isnull[tle->resno]);
+	}
+	econtext->ecxt_param_list_info = NULL;
+	error_context_stack = errcallback.previous;
+
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+		if (!att->attisdropped && att->attnotnull && isnull[i + 1])
+		{
+			/* the statement raises not_null_violation itself */
+			table_close(rel, NoLock);
+			return false;
+		}
+	}
+	for (i = 0; i < wpath->nkeys; i++)
+	{
+		keyvalues[i] = values[wpath->key_attnums[i]];
+		keynulls[i] = isnull[wpath->key_attnums[i]];
+		if (keynulls[i])
+		{
+			table_close(rel, NoLock);
+			return false;
+		}
+		ScanKeyEntryInitialize(&skeys[i], 0, i + 1, BTEqualStrategyNumber,
+							   InvalidOid, wpath->key_collations[i],
+							   wpath->key_eqprocs[i], keyvalues[i]);
+	}
+
+	/* (locked as the statement locks it, only while it looks) */
+	index = index_open(wpath->unique_index, RowExclusiveLock);
+	InitDirtySnapshot(dirty);
+	slot = table_slot_create(rel, NULL);
+	scan = index_beginscan(rel, index, &dirty, wpath->nkeys, 0);
+	index_rescan(scan, skeys, wpath->nkeys, NULL, 0);
+	while (index_getnext_slot(scan, ForwardScanDirection, slot))
+	{
+		/* in progress: leave it to the statement, which waits */
+		if (TransactionIdIsValid(dirty.xmin) || TransactionIdIsValid(dirty.xmax) ||
+			dirty.speculativeToken != 0)
+			break;
+		found = true;
+		break;
+	}
+	index_endscan(scan);
+	ExecDropSingleTupleTableSlot(slot);
+
+	if (found)
+	{
+		report->index_name = wpath->index_name;
+		report->table_name = wpath->table_name;
+		report->schema_name = wpath->schema_name;
+		report->key = pln_write_path_error_unseen(estate) ? NULL :
+			BuildIndexValueDescription(index, keyvalues, keynulls);
+	}
+	index_close(index, RowExclusiveLock);
+	table_close(rel, NoLock);
+	return found;
+}
+
+/* ----------
+ * For plnimble_savepoint_plan()
+ * ----------
+ */
+
+/*
+ * Why the block's INSERT would not take the write path, as the view and
+ * the checker say it, or NULL if it would.  Prepares the statement's ON
+ * CONFLICT form as its first run would (the view plans everything), and
+ * checks the table as it is now.
+ */
+static char *
+block_why_not_now(PlnExecState *estate, PlnStmtBlock *block)
+{
+	PlnStmtExecSql *insert;
+	const char *why = block_why_not(block, &insert);
+	PlnWritePath *wpath;
+	CachedPlanSource *plansource;
+
+	if (why != NULL)
+		return pstrdup(why);
+	if (insert->write_path == PLN_WRITE_PATH_CANDIDATE)
+		refresh_write_plan(estate, insert);
+	wpath = insert->wpath;
+	if (wpath->query_why_not != NULL)
+		return psprintf("the INSERT at line %d: %s",
+						insert->lineno, wpath->query_why_not);
+	plansource = the_plan_source(wpath->expr->plan);
+	why = table_why_not(wpath, linitial_node(Query, plansource->query_list),
+						AccessShareLock);
+	/* (the checks of a call must not trust what the view worked out) */
+	wpath->table_epoch = 0;
+	if (why != NULL)
+		return psprintf("the INSERT at line %d: table %s: %s",
+						insert->lineno, get_rel_name(wpath->relid), why);
+	return NULL;
+}
+
+/* The plan view's line for a block with handlers */
+char *
+pln_write_path_block_status(PlnExecState *estate, PlnStmtBlock *block)
+{
+	char	   *why = block_why_not_now(estate, block);
+
+	if (why != NULL)
+		return psprintf("write path: no: %s", why);
+	return psprintf("write path: the INSERT at line %d runs without the savepoint (as ON CONFLICT DO NOTHING) in READ COMMITTED",
+					((PlnStmt *) llast(block->body))->lineno);
+}
+
+/* For plnimble_check_function: does the block's INSERT take the path? */
+bool
+pln_write_path_block_qualifies(PlnExecState *estate, PlnStmtBlock *block)
+{
+	return block_why_not_now(estate, block) == NULL;
+}

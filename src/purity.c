@@ -439,23 +439,34 @@ pln_expr_tree_calls_only_pure(Node *node, PlnFunction *func)
 }
 
 /*
- * Does the tree subscript an array with anything that could fail?  The
- * planner folds a SubscriptingRef's subscripts before its array, the
- * executor evaluates the array first and skips the subscripts when it is
- * NULL; only subscripts that are plain values (a variable, a constant)
- * make the order invisible.
+ * Could folding an array subscripting show another error than running it?
+ * The planner folds a SubscriptingRef's subscripts, then its array, then
+ * the value assigned; the executor evaluates the array first and skips
+ * the subscripts when it is NULL, and refuses a NULL subscript of an
+ * assignment before it evaluates the value.  Subscripts that are plain
+ * values (a variable, a constant) cannot fail, and an assigned value that
+ * is one cannot either, which makes the order invisible; so can
+ * subscripts that are constants other than NULL.
  */
 static bool
-subscripts_are_values(List *subscripts)
+is_plain_value(Node *node, bool nonnull_const)
+{
+	node = strip_implicit_coercions(node);
+	if (nonnull_const)
+		return IsA(node, Const) && !((Const *) node)->constisnull;
+	return IsA(node, Param) || IsA(node, Const);
+}
+
+static bool
+subscripts_are_values(List *subscripts, bool nonnull_consts)
 {
 	ListCell   *lc;
 
 	foreach(lc, subscripts)
 	{
-		Node	   *sub = strip_implicit_coercions((Node *) lfirst(lc));
-
 		/* (a slice's omitted bound is NULL) */
-		if (sub != NULL && !IsA(sub, Param) && !IsA(sub, Const))
+		if (lfirst(lc) != NULL &&
+			!is_plain_value((Node *) lfirst(lc), nonnull_consts))
 			return false;
 	}
 	return true;
@@ -466,10 +477,19 @@ subscript_may_fail_walker(Node *node, void *context)
 {
 	if (node == NULL)
 		return false;
-	if (IsA(node, SubscriptingRef) &&
-		(!subscripts_are_values(((SubscriptingRef *) node)->refupperindexpr) ||
-		 !subscripts_are_values(((SubscriptingRef *) node)->reflowerindexpr)))
-		return true;
+	if (IsA(node, SubscriptingRef))
+	{
+		SubscriptingRef *sbsref = (SubscriptingRef *) node;
+
+		if (!subscripts_are_values(sbsref->refupperindexpr, false) ||
+			!subscripts_are_values(sbsref->reflowerindexpr, false))
+			return true;
+		if (sbsref->refassgnexpr != NULL &&
+			!is_plain_value((Node *) sbsref->refassgnexpr, false) &&
+			(!subscripts_are_values(sbsref->refupperindexpr, true) ||
+			 !subscripts_are_values(sbsref->reflowerindexpr, true)))
+			return true;
+	}
 	return expression_tree_walker(node, subscript_may_fail_walker, context);
 }
 

@@ -2695,8 +2695,13 @@ read_cursor_args(PlnVar *cursor, int until)
 		int			endtoken;
 		PlnExpr    *value;
 
-		/* (PostgreSQL 15 takes only :=, not =>, for cursor arguments) */
-		if (name != NULL && pln_peek() == COLON_EQUALS)
+		/*
+		 * PL/pgSQL reads two tokens here whatever the first is, so an
+		 * error in scanning the second (trailing junk after a number) is
+		 * raised before the argument is parsed: so is it here.  (PostgreSQL
+		 * 15 takes only :=, not =>, for cursor arguments.)
+		 */
+		if (pln_peek() == COLON_EQUALS && name != NULL)
 		{
 			/* name := value: find the argument by name */
 			for (target = 0; target < row->nfields; target++)

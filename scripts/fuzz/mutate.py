@@ -77,8 +77,12 @@ def split_statements(text):
 
 
 ROUTINE_RE = re.compile(r"^CREATE\s+(OR\s+REPLACE\s+)?(FUNCTION|PROCEDURE)\s+([\w.\"]+)", re.I)
+# (ANALYZE too: without it the statistics a script's calls read, such as
+# pg_statistic.stavalues1, would come from autovacuum, at another moment in
+# each database)
 SETUP_RE = re.compile(r"^(CREATE\s+(TABLE|TEMP|TYPE|DOMAIN|VIEW|INDEX|UNIQUE\s+INDEX|SEQUENCE|TRIGGER|"
-                      r"OR\s+REPLACE\s+(FUNCTION|PROCEDURE|VIEW)|FUNCTION|PROCEDURE|AGGREGATE)|INSERT)\b", re.I)
+                      r"OR\s+REPLACE\s+(FUNCTION|PROCEDURE|VIEW)|FUNCTION|PROCEDURE|AGGREGATE)|INSERT|ANALYZE)\b",
+                      re.I)
 LANG_RE = re.compile(r"\bLANGUAGE\s+(plnimble|plpgsql)\b", re.I)
 
 

@@ -981,9 +981,22 @@ pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 			duplicate = false;
 			if (stmt->wpath->duplicate_rate > 0.3)
 			{
-				oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
+				/*
+				 * (in memory of its own: a lookup that finds nothing is
+				 * followed by the statement, not by a catch that would
+				 * reset the scratch memory; one that finds the duplicate
+				 * leaves it to the catch's reset of its parent)
+				 */
+				MemoryContext lookup_cxt =
+					AllocSetContextCreate(estate->eval_econtext->ecxt_per_tuple_memory,
+										  "PL/nimble duplicate lookup",
+										  ALLOCSET_SMALL_SIZES);
+
+				oldcontext = MemoryContextSwitchTo(lookup_cxt);
 				duplicate = duplicate_already_there(estate, stmt, &report);
 				MemoryContextSwitchTo(oldcontext);
+				if (!duplicate)
+					MemoryContextDelete(lookup_cxt);
 			}
 			if (duplicate)
 			{

@@ -297,6 +297,15 @@ CREATE TRIGGER wp_alter_t BEFORE INSERT ON wp_alter FOR EACH ROW EXECUTE FUNCTIO
 SELECT * FROM wp_run('wp_alter_ins');
 DROP TRIGGER wp_alter_t ON wp_alter;
 SELECT * FROM wp_run('wp_alter_ins');
+-- the table dropped and made again (another OID), with a trigger, then
+-- without
+DROP TABLE wp_alter;
+CREATE TABLE wp_alter (k int PRIMARY KEY, v text);
+CREATE TRIGGER wp_alter_t BEFORE INSERT ON wp_alter FOR EACH ROW EXECUTE FUNCTION wp_trig_fn();
+SELECT * FROM wp_run('wp_alter_ins');
+DROP TABLE wp_alter;
+CREATE TABLE wp_alter (k int PRIMARY KEY, v text);
+SELECT * FROM wp_run('wp_alter_ins');
 
 -- run-time conditions: the isolation level, lazy savepoints off, a
 -- read-only transaction

@@ -908,16 +908,33 @@ may_write_now(PlnExecState *estate, PlnStmtExecSql *stmt)
 {
 	PlnWritePath *wpath = stmt->wpath;
 
+	Oid			locked;
+
 	if (wpath->query_why_not != NULL)
 		return false;
-	wpath->took_lock = !holds_row_exclusive_lock(wpath->relid);
+	locked = wpath->relid;
+	wpath->took_lock = !holds_row_exclusive_lock(locked);
 	if (wpath->took_lock)
-		LockRelationOid(wpath->relid, RowExclusiveLock);
+		LockRelationOid(locked, RowExclusiveLock);
 
 	/* (an invalidation processed just now, or earlier in the transaction) */
 	if (!SPI_plan_is_valid(wpath->expr->plan))
 	{
 		refresh_write_plan(estate, stmt);
+
+		/*
+		 * The statement may name another table now (one dropped and made
+		 * again): not locked by us, so not this time.
+		 */
+		if (wpath->relid != locked)
+		{
+			Oid			now = wpath->relid;
+
+			wpath->relid = locked;
+			release_table_lock(wpath);
+			wpath->relid = now;
+			return false;
+		}
 		if (stmt->write_path != PLN_WRITE_PATH_READY ||
 			wpath->query_why_not != NULL ||
 			!SPI_plan_is_valid(wpath->expr->plan))
@@ -954,6 +971,9 @@ SPIPlanPtr
 pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 {
 	PlnSavepointFrame *frame = estate->sp_top;
+
+	/* (a run that ended in an error left it as it was) */
+	stmt->wpath->took_lock = false;
 
 	if (pln_write_path && frame != NULL && !frame->materialized &&
 		frame->block == stmt->wpath->block &&

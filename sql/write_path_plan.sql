@@ -328,8 +328,9 @@ SELECT * FROM wp_run('wp_yes');
 RESET plnimble.write_path;
 SELECT * FROM wp_run('wp_yes');
 
--- inside a block that catches more, that block takes its subtransaction
--- (and undoes the inner insert when it catches), the inner one does not
+-- inside a block that catches more, both take their subtransactions (no
+-- write path with a subtransaction open), and the outer one undoes the
+-- inner insert when it catches
 TRUNCATE wp_t;
 CREATE FUNCTION wp_nested(n int) RETURNS text LANGUAGE plnimble AS $$
 BEGIN

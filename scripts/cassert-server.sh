@@ -33,7 +33,10 @@ JOBS=${PLN_CASSERT_JOBS:-2}
 # ICU collations).  Part of the cache key, with the source version.
 CONFIGURE_FLAGS=(--enable-cassert --enable-debug --disable-rpath --with-icu
 	--without-readline --with-zlib)
-RECIPE="${CONFIGURE_FLAGS[*]}"
+# The contrib modules the test suite uses (write_path_keys: citext;
+# write_path_tables: file_fdw), built and installed with the server.
+CONTRIB=(citext file_fdw)
+RECIPE="${CONFIGURE_FLAGS[*]} contrib: ${CONTRIB[*]}"
 
 log() { printf 'cassert-server: %s\n' "$*" >&2; }
 
@@ -149,7 +152,7 @@ if [ -z "$srcdir" ] || [ ! -f "$srcdir/configure" ]; then
 fi
 
 # --- configure, build, install -------------------------------------------------
-# The server, PL/pgSQL (the oracle), pg_regress and PGXS.  Debian's
+# The server, PL/pgSQL (the oracle), pg_regress, PGXS and CONTRIB.  Debian's
 # patches put the module directory at /usr/lib/postgresql/15/lib unless
 # libdir names "postgres" (50-per-version-dirs), so libdir is given; and
 # the install goes to a staging directory (DESTDIR) first, so that nothing
@@ -171,6 +174,11 @@ build() {
 	nice -n 19 make -j"$JOBS" -s || return 1
 	echo "== make install (staged)"
 	make -s install DESTDIR="$stage" || return 1
+	for m in "${CONTRIB[@]}"; do
+		echo "== contrib/$m"
+		nice -n 19 make -C "contrib/$m" -s || return 1
+		make -C "contrib/$m" -s install DESTDIR="$stage" || return 1
+	done
 	stray=$(find "$stage" ! -type d | grep -vF "$stage$tmpprefix/") || true
 	if [ -n "$stray" ]; then
 		echo "installed outside the prefix:"

@@ -64,6 +64,19 @@ SELECT bool_and(p.total_time >= c.total_time) AS parent_ge_child
   JOIN plnimble_profiler_function_statements_tb('prof_demo(int)') c
     ON c.parent_stmtid = p.stmtid;
 
+-- the statements of a body together take no longer than the statement
+-- they are nested in (a statement may start where the one before ended),
+-- and a call no less than its top block
+SELECT bool_and(p.total_time >= c.total - 0.001) AS parent_ge_children
+  FROM plnimble_profiler_function_statements_tb('prof_demo(int)') p
+  JOIN (SELECT parent_stmtid, sum(total_time) AS total
+          FROM plnimble_profiler_function_statements_tb('prof_demo(int)')
+         GROUP BY parent_stmtid) c ON c.parent_stmtid = p.stmtid;
+SELECT f.total_time >= s.total_time - 0.001 AS call_ge_top_block
+  FROM plnimble_profiler_functions_all() f,
+       plnimble_profiler_function_statements_tb('prof_demo(int)') s
+ WHERE f.funcoid = 'prof_demo(int)'::regprocedure AND s.stmtid = 1;
+
 SELECT funcoid, exec_count, exec_err, exec_stmts, savepoints_started,
        savepoints_avoided, total_time >= max_time AS times_ok
   FROM plnimble_profiler_functions_all();
@@ -136,6 +149,74 @@ CALL prof_proc();
 SELECT stmtid, lineno, stmtname, exec_stmts, exec_stmts_err, processed_rows
   FROM plnimble_profiler_function_statements_tb('prof_proc()');
 SELECT count(*) FROM prof_t WHERE id > 100;
+
+-- every kind of loop and branch, CONTINUE and EXIT, and recursion: the
+-- counts are the same with the profiler alone (a statement that follows
+-- another takes its end as its start) and with the tracer attached too
+-- (then every statement reads the clock)
+CREATE FUNCTION prof_kinds(n int) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+  s int := 0;
+  j int := 0;
+  r record;
+BEGIN
+  WHILE j < n LOOP
+    j := j + 1;
+    CONTINUE WHEN j % 2 = 0;
+    s := s + j;
+  END LOOP;
+  LOOP
+    j := j - 1;
+    EXIT WHEN j <= 0;
+    CASE j % 2
+      WHEN 0 THEN s := s + 1;
+      ELSE s := s - 1;
+    END CASE;
+  END LOOP;
+  FOR i IN REVERSE n..1 BY 2 LOOP
+    s := s + i;
+    IF n > 1 THEN
+      s := s + prof_kinds(n - 1);
+    END IF;
+  END LOOP;
+  FOREACH j IN ARRAY ARRAY[1, 2, 3] LOOP
+    s := s + j;
+  END LOOP;
+  FOR r IN SELECT g FROM generate_series(1, n) g LOOP
+    s := s + r.g;
+  END LOOP;
+  RETURN s;
+END
+$$;
+SELECT plnimble_profiler_reset_all();
+SELECT prof_kinds(3);
+SELECT stmtid, parent_stmtid, lineno, stmtname, exec_stmts, exec_stmts_err,
+       processed_rows
+  FROM plnimble_profiler_function_statements_tb('prof_kinds(int)');
+SELECT bool_and(p.total_time >= c.total - 0.001) AS parent_ge_children
+  FROM plnimble_profiler_function_statements_tb('prof_kinds(int)') p
+  JOIN (SELECT parent_stmtid, sum(total_time) AS total
+          FROM plnimble_profiler_function_statements_tb('prof_kinds(int)')
+         GROUP BY parent_stmtid) c ON c.parent_stmtid = p.stmtid;
+CREATE TEMP TABLE prof_alone AS
+  SELECT stmtid, exec_stmts, exec_stmts_err, processed_rows
+    FROM plnimble_profiler_function_statements_tb('prof_kinds(int)');
+SELECT plnimble_profiler_reset_all();
+SET plnimble.tracer = on;
+SET plnimble.tracer_verbosity = statements;
+SET plnimble.tracer_level = debug5;
+SELECT prof_kinds(3);
+RESET plnimble.tracer_level;
+RESET plnimble.tracer_verbosity;
+SET plnimble.tracer = off;
+SELECT count(*) AS statements,
+       count(*) FILTER (WHERE (a.exec_stmts, a.exec_stmts_err, a.processed_rows)
+                        IS DISTINCT FROM (b.exec_stmts, b.exec_stmts_err, b.processed_rows))
+         AS counted_otherwise
+  FROM prof_alone a
+  JOIN plnimble_profiler_function_statements_tb('prof_kinds(int)') b USING (stmtid);
+SELECT exec_count, exec_stmts FROM plnimble_profiler_functions_all()
+ WHERE funcoid = 'prof_kinds(int)'::regprocedure;
 
 -- reset one, then all
 SELECT plnimble_profiler_reset('prof_demo(int)');

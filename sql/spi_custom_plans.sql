@@ -11,6 +11,7 @@
 -- only on the function's second call, after ROLLBACK TO SAVEPOINT.)
 
 CREATE TABLE scp_log (n int);
+CREATE TYPE scp_pt AS (x int, y text);
 -- volatile, and fails for 1
 CREATE FUNCTION scp_note(i int) RETURNS int LANGUAGE plnimble AS $$
 BEGIN
@@ -150,3 +151,99 @@ BEGIN
 END$$;
 SELECT scp_pure(5);
 SELECT scp_pure(NULL);
+
+-- but array subscripts: the planner folds them before the array, the
+-- executor evaluates the array first (and no subscript when it is NULL),
+-- so after a caught error a custom plan may raise another error, or one
+-- where the generic plan gives NULL
+CREATE FUNCTION scp_subscripts(d int, i int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    y int;
+    a int[];
+    acc text := '';
+BEGIN
+    FOR k IN 1..3 LOOP
+        BEGIN
+            y := (a || (2147483647 * d))[10 / i];
+            acc := acc || coalesce(y::text, 'null') || ' ';
+        EXCEPTION WHEN others THEN
+            acc := acc || sqlerrm || '; ';
+        END;
+    END LOOP;
+    FOR k IN 1..3 LOOP
+        BEGIN
+            y := (CASE WHEN k = 1 THEN ARRAY[2147483647 * d] END)[10 / i];
+            acc := acc || coalesce(y::text, 'null') || ' ';
+        EXCEPTION WHEN others THEN
+            acc := acc || sqlerrm || '; ';
+        END;
+    END LOOP;
+    RETURN acc;
+END$$;
+SELECT scp_subscripts(2, 0);
+SELECT scp_subscripts(1, 5);
+
+-- an assignment whose target is read too: its value is folded into the
+-- custom plan like any other variable's.  After an error that a handler
+-- of the block saw but did not catch, and ROLLBACK TO SAVEPOINT:
+CREATE FUNCTION scp_target() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    v int;
+BEGIN
+    BEGIN
+        v := abs(scp_note(1)) % v;
+        RAISE NOTICE 'scp_target: after the assignment';
+    EXCEPTION WHEN undefined_table THEN
+        NULL;
+    END;
+    RETURN coalesce(v::text, 'null');
+END$$;
+BEGIN;
+SAVEPOINT a;
+SELECT scp_target();
+ROLLBACK TO SAVEPOINT a;
+SELECT scp_target();
+ROLLBACK;
+
+-- and a planning error (1/0 folded into the generic plan) that a custom
+-- plan avoids for the target's value: the first execution builds the
+-- generic plan and fails, the next five are custom plans that drop the
+-- failing branch, then the generic plan is tried again
+CREATE FUNCTION scp_target_plan_error(n int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    v int := n;
+    acc text := '';
+BEGIN
+    FOR i IN 1..7 LOOP
+        BEGIN
+            v := CASE WHEN v > 0 THEN v + 1 ELSE 1 / 0 END;
+            acc := acc || v || ' ';
+        EXCEPTION WHEN division_by_zero THEN
+            acc := acc || 'div0 ';
+        END;
+    END LOOP;
+    RETURN acc;
+END$$;
+SELECT scp_target_plan_error(5);
+SELECT scp_target_plan_error(5);
+
+-- an element assignment: the executor refuses a NULL subscript before it
+-- computes the value, a custom plan computes the value first (the fuzzer's
+-- case: the error escaped a block whose handler did not match)
+CREATE FUNCTION scp_element(k int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    a int[] := '{4,5}';
+BEGIN
+    BEGIN
+        a[(NULL::scp_pt).x] := k * (k / 0);
+    EXCEPTION WHEN check_violation THEN
+        NULL;
+    END;
+    RETURN a::text;
+END$$;
+BEGIN;
+SAVEPOINT a;
+SELECT scp_element(3);
+ROLLBACK TO SAVEPOINT a;
+SELECT scp_element(3);
+ROLLBACK;

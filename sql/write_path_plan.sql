@@ -312,6 +312,12 @@ BEGIN READ ONLY;
 SELECT wp_yes(2);
 ROLLBACK;
 SELECT * FROM wp_delta();
+-- plnimble.write_path = off: the block takes its subtransaction
+TRUNCATE wp_t;
+SET plnimble.write_path = off;
+SELECT * FROM wp_run('wp_yes');
+RESET plnimble.write_path;
+SELECT * FROM wp_run('wp_yes');
 
 -- inside a block that catches more, that block takes its subtransaction
 -- (and undoes the inner insert when it catches), the inner one does not

@@ -697,11 +697,12 @@ exec_stmt_run(PlnExecState *estate, PlnStmt *stmt)
 static pg_noinline int
 exec_stmt_observed(PlnExecState *estate, PlnStmt *stmt)
 {
+	PlnPluginCall *call = estate->plugins;
 	int			rc;
 
-	pln_plugin_stmt_beg(estate, stmt);
+	pln_plugin_stmt_beg(call, estate, stmt);
 	rc = exec_stmt_run(estate, stmt);
-	pln_plugin_stmt_end(estate, stmt);
+	pln_plugin_stmt_end(call, estate, stmt);
 	return rc;
 }
 
@@ -730,9 +731,9 @@ exec_toplevel_block_observed(PlnExecState *estate)
 
 	pln_plugin_call_setup(estate);
 	pln_plugin_call_beg(estate);
-	pln_plugin_stmt_beg(estate, top);
+	pln_plugin_stmt_beg(estate->plugins, estate, top);
 	rc = exec_stmt_block(estate, estate->func->action);
-	pln_plugin_stmt_end(estate, top);
+	pln_plugin_stmt_end(estate->plugins, estate, top);
 	pln_plugin_call_end(estate);
 	return rc;
 }

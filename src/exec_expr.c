@@ -85,6 +85,7 @@ static void remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource,
 								bool at_parse);
 static bool plan_cache_chooses_generic(CachedPlanSource *plansource);
 static bool uses_variables(PlnExpr *expr);
+static bool plan_reads_variables(SPIPlanPtr plan);
 static void plan_generic_again(PlnExecState *estate, PlnExpr *expr);
 static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
 static bool exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
@@ -148,6 +149,8 @@ exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
 
 	SPI_keepplan(plan);
 	expr->plan = plan;
+	expr->reads_variables = (expr->paramnos != NULL &&
+							 plan_reads_variables(plan));
 
 	/* remember it so that recompiling the function can free it */
 	oldcontext = MemoryContextSwitchTo(expr->func->fn_cxt);
@@ -244,19 +247,47 @@ plan_error_context_callback(void *arg)
 }
 
 /*
- * Does the query read a variable?  An assignment's target, which the SQL
- * parser resolves too, does not count: a custom plan puts its value into
- * the tree only where the new value is stored, which folds nothing else.
+ * Does the query read a variable?  Only a variable the query reads can be
+ * folded into a custom plan.  paramnos cannot tell: it also has an
+ * assignment's target, which the SQL parser resolves too but puts into
+ * the query only where the target is read (x := x + 1) or has a subscript
+ * or field assigned.  So the parsed query is looked at
+ * (exec_prepare_plan).
  */
 static bool
 uses_variables(PlnExpr *expr)
 {
-	int			dno = -1;
+	return expr->reads_variables;
+}
 
-	while ((dno = bms_next_member(expr->paramnos, dno)) >= 0)
+static bool
+extern_param_walker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param))
+		return ((Param *) node)->paramkind == PARAM_EXTERN;
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, extern_param_walker,
+								 context, 0);
+	return expression_tree_walker(node, extern_param_walker, context);
+}
+
+static bool
+plan_reads_variables(SPIPlanPtr plan)
+{
+	ListCell   *lc1;
+
+	foreach(lc1, SPI_plan_get_plan_sources(plan))
 	{
-		if (dno != expr->target_param)
-			return true;
+		CachedPlanSource *plansource = (CachedPlanSource *) lfirst(lc1);
+		ListCell   *lc2;
+
+		foreach(lc2, plansource->query_list)
+		{
+			if (extern_param_walker((Node *) lfirst(lc2), NULL))
+				return true;
+		}
 	}
 	return false;
 }
@@ -300,16 +331,17 @@ plan_cache_chooses_generic(CachedPlanSource *plansource)
  * strict; a CASE branch; the other arms of an AND).  For an expression
  * that calls only functions of the pure list (purity.c) that shows no
  * more than the generic plan does: such calls have no effect but their
- * value or error, and what folding keeps it evaluates, in the same order.
- * A call of any other function (user code, a volatile function) may be
- * left out where the generic plan makes it.
+ * value or error, and what folding keeps it evaluates, in the same order
+ * (array subscripts aside: simple_folds_alike).  A call of any other
+ * function (user code, a volatile function) may be left out where the
+ * generic plan makes it.
  */
 bool
 pln_custom_plan_would_show(PlnExpr *expr)
 {
 	List	   *plansources;
 
-	if (expr->simple_calls_only_pure || expr->plan == NULL)
+	if (expr->simple_folds_alike || expr->plan == NULL)
 		return false;
 	plansources = SPI_plan_get_plan_sources(expr->plan);
 	if (list_length(plansources) != 1)

@@ -48,6 +48,7 @@ int			pln_variable_conflict = PLN_RESOLVE_ERROR;
 bool		pln_print_strict_params = false;
 bool		pln_check_asserts = true;
 bool		pln_lazy_savepoints = true;
+bool		pln_write_path = true;
 bool		pln_identify_as_plpgsql = false;
 int			pln_extra_warnings = PLN_XCHECK_NONE;
 int			pln_extra_errors = PLN_XCHECK_NONE;
@@ -223,6 +224,14 @@ _PG_init(void)
 							 gettext_noop("Start the subtransaction of an exception block only when the block first needs it."),
 							 gettext_noop("When off, every entry into a block with an EXCEPTION clause starts a subtransaction, as in PL/pgSQL."),
 							 &pln_lazy_savepoints,
+							 true,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("plnimble.write_path",
+							 gettext_noop("Run an INSERT that ends a block catching only unique_violation without the block's subtransaction, where that is exactly equivalent."),
+							 gettext_noop("When off, such a block starts its subtransaction for the INSERT, as any other block does."),
+							 &pln_write_path,
 							 true,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);

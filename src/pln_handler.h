@@ -23,6 +23,7 @@ extern int	pln_variable_conflict;
 extern bool pln_print_strict_params;
 extern bool pln_check_asserts;
 extern bool pln_lazy_savepoints;
+extern bool pln_write_path;
 extern bool pln_identify_as_plpgsql;
 extern int	pln_extra_warnings;
 extern int	pln_extra_errors;

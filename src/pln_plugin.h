@@ -39,6 +39,9 @@
  * detaches with pln_plugin_detach.  Attaching and detaching take effect
  * from the next call of a function on: a call in progress is watched by
  * the consumers that were attached when it started (estate->plugins).
+ * The same goes for stmt_beg and stmt_end, which run for every statement:
+ * the call takes them once, after func_setup (which may still change
+ * them for the call); the other callbacks are looked up at each moment.
  *
  * Per call, each consumer has one pointer of its own,
  * PLN_PLUGIN_INFO(estate, plugin), NULL when the call starts; what it
@@ -101,11 +104,19 @@ typedef struct PlnPlugin
 	int			slot;			/* index into estate->plugin_info */
 } PlnPlugin;
 
+typedef void (*PlnStmtCallback) (struct PlnExecState *estate,
+								 struct PlnStmt *stmt);
+
 /* The consumers watching a call, and their per-call pointers */
 typedef struct PlnPluginCall
 {
 	PlnPlugin  *chain;			/* the chain as the call started */
 	int			nslots;			/* slots handed out then */
+	/* the chain's non-NULL stmt_beg and stmt_end, in order, after func_setup */
+	int			n_stmt_beg;
+	int			n_stmt_end;
+	PlnStmtCallback *stmt_beg;
+	PlnStmtCallback *stmt_end;
 	void	   *info[FLEXIBLE_ARRAY_MEMBER];	/* by PlnPlugin.slot */
 } PlnPluginCall;
 
@@ -124,7 +135,7 @@ typedef struct PlnPluginRegistry
 	char	   *(*datum_text) (struct PlnExecState *estate, int dno);
 } PlnPluginRegistry;
 
-#define PLN_PLUGIN_VERSION		1
+#define PLN_PLUGIN_VERSION		2	/* 2: PlnPluginCall's stmt_beg/stmt_end */
 #define PLN_PLUGIN_RENDEZVOUS	"PLnimble_plugin"
 
 /* The registry, created by whichever of plnimble and consumers asks first */
@@ -190,12 +201,32 @@ extern void pln_plugin_init(void);
 extern void pln_plugin_call_setup(struct PlnExecState *estate);
 extern void pln_plugin_call_beg(struct PlnExecState *estate);
 extern void pln_plugin_call_end(struct PlnExecState *estate);
-extern void pln_plugin_stmt_beg(struct PlnExecState *estate,
-								struct PlnStmt *stmt);
-extern void pln_plugin_stmt_end(struct PlnExecState *estate,
-								struct PlnStmt *stmt);
 extern void pln_plugin_block_event(struct PlnExecState *estate,
 								   struct PlnStmtBlock *block,
 								   PlnBlockEvent event);
+
+/*
+ * The moments of every statement, in the executor's own code: the
+ * callbacks the call took at its setup, without walking the chain.
+ */
+static inline void
+pln_plugin_stmt_callbacks(PlnStmtCallback *cb, int n,
+						  struct PlnExecState *estate, struct PlnStmt *stmt)
+{
+	int			i;
+
+	if (likely(n == 1))
+	{
+		cb[0] (estate, stmt);	/* (the usual case: one consumer) */
+		return;
+	}
+	for (i = 0; i < n; i++)
+		cb[i] (estate, stmt);
+}
+
+#define pln_plugin_stmt_beg(call, estate, stmt) \
+	pln_plugin_stmt_callbacks((call)->stmt_beg, (call)->n_stmt_beg, estate, stmt)
+#define pln_plugin_stmt_end(call, estate, stmt) \
+	pln_plugin_stmt_callbacks((call)->stmt_end, (call)->n_stmt_end, estate, stmt)
 
 #endif							/* PLN_PLUGIN_H */

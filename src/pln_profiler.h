@@ -15,7 +15,12 @@
 #include "fmgr.h"
 #include "nodes/pg_list.h"
 
-/* The counters of a statement (or of a function's calls) */
+/*
+ * The counters of a statement (or of a function's calls).  Times are in
+ * nanoseconds, except in the session's own counters (profiler.c), which
+ * keep them in the profiler's clock ticks until they are shown or added
+ * to shared memory.
+ */
 typedef struct PlnProfStats
 {
 	uint64		exec_count;		/* ended, normally or in an error */
@@ -55,11 +60,10 @@ typedef struct PlnProfShared PlnProfShared;
 
 extern void pln_prof_shared_init(void);
 extern bool pln_prof_shared_active(void);
-extern void pln_prof_shared_count(Oid fn_oid, TransactionId fn_xmin,
-								  unsigned int stmtid,
-								  PlnProfShared **cache, unsigned int ncache,
-								  uint64 *cache_generation,
-								  const PlnProfStats *delta);
+extern void pln_prof_shared_add(Oid fn_oid, TransactionId fn_xmin,
+								PlnProfShared **cache, unsigned int ncache,
+								uint64 *cache_generation,
+								const PlnProfStats *deltas);
 extern void pln_prof_shared_read(Oid fn_oid, TransactionId fn_xmin,
 								 unsigned int nstatements, PlnProfStats *stats);
 extern List *pln_prof_shared_totals(void);

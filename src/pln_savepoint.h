@@ -67,6 +67,7 @@ extern void pln_materialize_savepoints(PlnExecState *estate);
 extern void pln_begin_unprotected_write(PlnExecState *estate);
 extern void pln_end_unprotected_write(PlnExecState *estate);
 extern bool pln_error_context_unseen(PlnExecState *estate, int sqlerrcode);
+extern bool pln_write_path_error_unseen(PlnExecState *estate);
 extern bool pln_innermost_frame_is_lazy(PlnStmt **stmt);	/* lazy_check.c */
 
 /*

@@ -219,6 +219,8 @@ typedef struct PlnExpr
 	struct PlnFunction *func;	/* owning function */
 	PlnNsItem  *ns;				/* names visible to the expression */
 	int			target_param;	/* dno assigned by an assignment, or -1 */
+	bool		reads_variables;	/* the parsed query has a Param (set
+									 * by exec_prepare_plan) */
 	int			rw_param_dno;	/* 1 + dno of the variable the simple
 								 * expression may change in place, or 0 */
 	char		text_append;	/* 's' or 'c': the simple expression
@@ -239,6 +241,8 @@ typedef struct PlnExpr
 										 * (snapshots.c) */
 	bool		simple_calls_only_pure; /* pure but for reading records
 										 * (see purity.c) */
+	bool		simple_folds_alike;	/* a custom plan shows what the generic
+										 * one shows (purity.c) */
 	int			simple_param_dno;
 	CachedPlanSource *simple_plansource;
 	CachedPlan *simple_plan;	/* refcounted by the shared resowner */

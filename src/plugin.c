@@ -87,6 +87,19 @@ pln_plugin_call_setup(PlnExecState *estate)
 	for (p = call->chain; p != NULL; p = p->next)
 		if (p->slot < call->nslots && p->func_setup)
 			p->func_setup(estate, estate->func);
+
+	/* the callbacks of every statement, looked up once (pln_plugin.h) */
+	call->stmt_beg = palloc(sizeof(PlnStmtCallback) * call->nslots);
+	call->stmt_end = palloc(sizeof(PlnStmtCallback) * call->nslots);
+	for (p = call->chain; p != NULL; p = p->next)
+	{
+		if (p->slot >= call->nslots)
+			continue;
+		if (p->stmt_beg)
+			call->stmt_beg[call->n_stmt_beg++] = p->stmt_beg;
+		if (p->stmt_end)
+			call->stmt_end[call->n_stmt_end++] = p->stmt_end;
+	}
 }
 
 /*
@@ -118,30 +131,6 @@ pln_plugin_call_end(PlnExecState *estate)
 	{
 		if (p->func_end)
 			p->func_end(estate, estate->func);
-	}
-}
-
-void
-pln_plugin_stmt_beg(PlnExecState *estate, PlnStmt *stmt)
-{
-	PlnPlugin  *p;
-
-	FOR_EACH_PLUGIN(p, estate)
-	{
-		if (p->stmt_beg)
-			p->stmt_beg(estate, stmt);
-	}
-}
-
-void
-pln_plugin_stmt_end(PlnExecState *estate, PlnStmt *stmt)
-{
-	PlnPlugin  *p;
-
-	FOR_EACH_PLUGIN(p, estate)
-	{
-		if (p->stmt_end)
-			p->stmt_end(estate, stmt);
 	}
 }
 

@@ -6,12 +6,12 @@
  *
  * Per statement of every function it sees run, the profiler counts
  * executions, executions that ended in an error, total and maximum time
- * (nanoseconds from a monotonic clock, see prof_clock below, shown as
- * microseconds) and rows processed by SQL statements; per exception block
- * also the subtransactions started and the errors caught with and without
- * one (block_event).  Entries of a block that never needed its
- * subtransaction are its executions minus the subtransactions started: a
- * block starts at most one per entry.
+ * (from a monotonic clock, see prof_clock below, shown as microseconds)
+ * and rows processed by SQL statements; per exception block also the
+ * subtransactions started and the errors caught with and without one
+ * (block_event).  Entries of a block that never needed its subtransaction
+ * are its executions minus the subtransactions started: a block starts at
+ * most one per entry.
  *
  * The counters live in session memory that survives transactions: a hash
  * table by function OID, each entry with an array of counters indexed by
@@ -19,6 +19,16 @@
  * the counters are shown against (lines, statement nesting, branches) is
  * taken from the compiled tree when they are shown, not while they are
  * counted.  DO blocks are not profiled: they have no OID to show them by.
+ * With shared_preload_libraries, the session's counters hold what a call
+ * counted until it ends, and are then added to shared memory
+ * (profiler_shared.c) and cleared: a lock per call, not per statement.
+ *
+ * The profiler runs for every statement, so its two callbacks there do as
+ * little as they can (prof_stmt_beg, prof_stmt_end): times are kept in
+ * the clock's ticks and converted when shown; a block's entries are its
+ * executions, filled in when shown; and a statement that starts right
+ * where another ended takes that one's end as its start (ProfStmtInfo),
+ * so that a list of statements reads the clock once per statement.
  *
  * No callback runs when an error leaves a statement, so the profiler
  * keeps its own stack of the statements and calls running, each entry
@@ -62,6 +72,32 @@
 
 bool		pln_profiler_enabled = false;
 
+/*
+ * What the profiler needs to know of a statement while counting, taken
+ * from the tree once per version of a function (prof_fill_info).
+ *
+ * follow is the statement that may start right where this one ends: the
+ * next one of the same list, and after the last statement of the body of
+ * an integer FOR loop or a plain LOOP, its first (stepping the loop
+ * variable, or nothing, comes between).  Its start is then this one's end,
+ * as long as nothing else happened in between (prof_follow_call).  After
+ * the top block comes the end of the call (PROF_FOLLOW_CALL_END).  Other
+ * statements read the clock as they start: what a WHILE, a FOR over a
+ * query, an IF or a CASE evaluates before its statements run stays in its
+ * own time and is not counted against them.
+ */
+typedef struct ProfStmtInfo
+{
+	unsigned int follow;		/* a stmtid, 0 or PROF_FOLLOW_CALL_END */
+	unsigned int flags;			/* PROF_* below */
+} ProfStmtInfo;
+
+#define PROF_FOLLOW_CALL_END	UINT_MAX
+
+#define PROF_HANDLER_BLOCK	0x01	/* a block with an EXCEPTION clause */
+#define PROF_ROWS			0x02	/* reports rows in estate->eval_processed */
+#define PROF_ROLLBACK		0x04	/* a ROLLBACK (of a procedure) */
+
 /* the counters of one version of a function, in session memory */
 typedef struct ProfVersion
 {
@@ -69,9 +105,13 @@ typedef struct ProfVersion
 	TransactionId fn_xmin;
 	ItemPointerData fn_tid;
 	unsigned int nstatements;
-	PlnProfStats *stats;		/* [nstatements + 1], by stmtid; [0]: calls */
-	PlnProfShared **shared;		/* the same in shared memory, looked up on
-								 * first use; NULL when not preloaded */
+	PlnProfStats *stats;		/* [nstatements + 1], by stmtid; [0]: calls.
+								 * Times in clock ticks; block_entries not
+								 * kept (prof_shown_stats fills it in) */
+	ProfStmtInfo *info;			/* [nstatements + 1], by stmtid */
+	PlnProfShared **shared;		/* where the statements' counters are in
+								 * shared memory, looked up on first use;
+								 * NULL when not preloaded */
 	uint64		shared_generation;	/* of the entries in shared[] */
 } ProfVersion;
 
@@ -87,6 +127,9 @@ typedef struct ProfCall
 {
 	uint64		serial;
 	ProfVersion *ver;
+	unsigned int nstatements;	/* ver's */
+	uint64		follow_serial;	/* serial, or 0 when another consumer runs
+								 * at each statement too (prof_func_beg) */
 } ProfCall;
 
 /* an entry of the stack of things running */
@@ -95,27 +138,51 @@ typedef struct ProfRunning
 	uint64		serial;			/* of its call */
 	PlnStmt    *stmt;			/* NULL for the call itself; compared, never
 								 * read (an error may free the tree) */
-	PlnStmtType kind;			/* the statement's */
-	bool		handler_block;	/* a block with an EXCEPTION clause? */
-	unsigned int stmtid;		/* 0 for the call */
 	ProfVersion *ver;
+	unsigned int stmtid;		/* 0 for the call */
 	SubTransactionId subid;		/* current when it started */
 	uint64		start;			/* prof_clock() */
 } ProfRunning;
 
 static MemoryContext prof_cxt = NULL;
 static HTAB *prof_funcs = NULL;
+
+/*
+ * The stack: prof_stack[0 .. prof_depth - 1], room for prof_alloc.  Below
+ * prof_stack[0] is an entry of no call (serial 0), so that the callbacks
+ * of every statement can look at the top entry without testing for an
+ * empty stack first.
+ */
+static ProfRunning *prof_stack_alloc = NULL;
 static ProfRunning *prof_stack = NULL;
 static int	prof_depth = 0;
 static int	prof_alloc = 0;
 static uint64 prof_serial = 0;
 
+/*
+ * The statement that ended last, while nothing else has happened since:
+ * its call's serial (0: none), its follow and its end (ProfStmtInfo).
+ */
+static uint64 prof_follow_call = 0;
+static unsigned int prof_follow_id = 0;
+static uint64 prof_follow_time = 0;
+
+/*
+ * The current subtransaction, kept by the callbacks of subtransactions
+ * rather than asked for at every statement.
+ */
+static SubTransactionId prof_subid = InvalidSubTransactionId;
+
 static void prof_choose_clock(void);
+#if defined(__x86_64__)
+static void prof_stmt_beg_tsc(PlnExecState *estate, PlnStmt *stmt);
+static void prof_stmt_end_tsc(PlnExecState *estate, PlnStmt *stmt);
+#endif
 static void prof_func_setup(PlnExecState *estate, PlnFunction *func);
 static void prof_func_beg(PlnExecState *estate, PlnFunction *func);
 static void prof_func_end(PlnExecState *estate, PlnFunction *func);
-static void prof_stmt_beg(PlnExecState *estate, PlnStmt *stmt);
-static void prof_stmt_end(PlnExecState *estate, PlnStmt *stmt);
+static void prof_stmt_beg_gettime(PlnExecState *estate, PlnStmt *stmt);
+static void prof_stmt_end_gettime(PlnExecState *estate, PlnStmt *stmt);
 static void prof_block_event(PlnExecState *estate, PlnStmtBlock *block,
 							 PlnBlockEvent event);
 
@@ -124,8 +191,8 @@ static PlnPlugin prof_plugin = {
 	.func_setup = prof_func_setup,
 	.func_beg = prof_func_beg,
 	.func_end = prof_func_end,
-	.stmt_beg = prof_stmt_beg,
-	.stmt_end = prof_stmt_end,
+	.stmt_beg = prof_stmt_beg_gettime,	/* or the _tsc ones: prof_choose_clock */
+	.stmt_end = prof_stmt_end_gettime,
 	.block_event = prof_block_event,
 };
 
@@ -145,7 +212,9 @@ prof_init_memory(void)
 	prof_funcs = hash_create("PL/nimble profiler functions", 64, &ctl,
 							 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	prof_alloc = 64;
-	prof_stack = MemoryContextAlloc(prof_cxt, sizeof(ProfRunning) * prof_alloc);
+	prof_stack_alloc = MemoryContextAllocZero(prof_cxt,
+											  sizeof(ProfRunning) * (prof_alloc + 1));
+	prof_stack = prof_stack_alloc + 1;
 	prof_choose_clock();
 }
 
@@ -170,25 +239,15 @@ pln_prof_stats_add(PlnProfStats *dst, const PlnProfStats *delta)
 	dst->caught_subxact += delta->caught_subxact;
 }
 
-/* Count something of a statement (stmtid 0: of the call) */
-static void
-prof_count(ProfVersion *ver, unsigned int stmtid, const PlnProfStats *delta)
-{
-	pln_prof_stats_add(&ver->stats[stmtid], delta);
-	if (ver->shared != NULL)
-		pln_prof_shared_count(ver->fn_oid, ver->fn_xmin, stmtid,
-							  ver->shared, ver->nstatements + 1,
-							  &ver->shared_generation, delta);
-}
-
 /*
- * The clock.  A statement is timed twice, so the clock's cost is most of
- * the profiler's: clock_gettime (instr_time.h) costs 50-60 ns on the
- * virtual machines the benchmarks ran on, the CPU's time-stamp counter a
- * third of that.  The counter is used where the kernel itself keeps time
- * with it (its clocksource is "tsc": the counter runs at a constant rate
- * and agrees across CPUs), converted to nanoseconds with a rate measured
- * against clock_gettime once per session; elsewhere instr_time.h's clock.
+ * The clock.  A statement is timed as it starts and ends, so the clock's
+ * cost is a good part of the profiler's: clock_gettime (instr_time.h)
+ * costs 20-60 ns on the virtual machines the benchmarks ran on, the CPU's
+ * time-stamp counter (rdtsc) 10-20.  The counter is used where the kernel
+ * itself keeps time with it (its clocksource is "tsc": the counter runs at
+ * a constant rate and agrees across CPUs), its ticks converted to
+ * nanoseconds, when shown, with a rate measured against clock_gettime
+ * once per session; elsewhere instr_time.h's clock, in nanoseconds.
  */
 #if defined(__x86_64__)
 #include <x86intrin.h>
@@ -198,6 +257,16 @@ prof_count(ProfVersion *ver, unsigned int stmtid, const PlnProfStats *delta)
 static bool prof_use_tsc = false;
 static double prof_ns_per_tick = 1.0;
 
+/* (out of line: the callers' usual path then needs no stack frame) */
+static pg_noinline uint64
+prof_clock_gettime(void)
+{
+	instr_time	t;
+
+	INSTR_TIME_SET_CURRENT(t);
+	return (uint64) t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
 static inline uint64
 prof_clock(void)
 {
@@ -205,22 +274,29 @@ prof_clock(void)
 	if (likely(prof_use_tsc))
 		return __rdtsc();
 #endif
-	{
-		instr_time	t;
+	return prof_clock_gettime();
+}
 
-		INSTR_TIME_SET_CURRENT(t);
-		return (uint64) t.tv_sec * 1000000000 + t.tv_nsec;
-	}
+/* the clock of the statements' callbacks, tsc or not (a constant) */
+#ifdef PROF_HAVE_TSC
+#define PROF_CLOCK(tsc) ((tsc) ? __rdtsc() : prof_clock_gettime())
+#else
+#define PROF_CLOCK(tsc) prof_clock_gettime()
+#endif
+
+/* Ticks from start to now (none if the clock went back) */
+static inline uint64
+elapsed_ticks(uint64 start, uint64 now)
+{
+	return now > start ? now - start : 0;
 }
 
 static inline uint64
-elapsed_ns(uint64 start, uint64 now)
+ticks_to_ns(uint64 ticks)
 {
-	if (now <= start)
-		return 0;
 	if (prof_use_tsc)
-		return (uint64) ((double) (now - start) * prof_ns_per_tick);
-	return now - start;
+		return (uint64) ((double) ticks * prof_ns_per_tick);
+	return ticks;
 }
 
 /* Decide on the clock, once per session: see prof_clock */
@@ -257,44 +333,92 @@ prof_choose_clock(void)
 		return;
 	prof_ns_per_tick = INSTR_TIME_GET_DOUBLE(t1) * 1e9 / (double) (tsc1 - tsc0);
 	prof_use_tsc = true;
+
+	/*
+	 * Statements are timed by callbacks of their own for each clock, so
+	 * that the counter's never call a function (and need no stack frame).
+	 * This runs at the first call's func_setup, before the call takes the
+	 * callbacks it will run for its statements.
+	 */
+	prof_plugin.stmt_beg = prof_stmt_beg_tsc;
+	prof_plugin.stmt_end = prof_stmt_end_tsc;
 	elog(DEBUG1, "PL/nimble profiler: time-stamp counter at %.4f ns per tick",
 		 prof_ns_per_tick);
 #endif
 }
 
 /*
- * Pop the top entry: it ended now, in an error or not.  (The session's
- * counters are updated in place: this runs for every statement.)
+ * A statement's counters as they are shown and added to shared memory:
+ * times in nanoseconds, a block's entries filled in.
  */
+static void
+prof_shown_stats(ProfVersion *ver, unsigned int stmtid, PlnProfStats *out)
+{
+	*out = ver->stats[stmtid];
+	out->total_ns = ticks_to_ns(out->total_ns);
+	out->max_ns = ticks_to_ns(out->max_ns);
+	out->block_entries = (ver->info[stmtid].flags & PROF_HANDLER_BLOCK) ?
+		out->exec_count : 0;
+}
+
+/*
+ * Add what the version counted to shared memory, and count afresh.  (The
+ * counters are made what is shown in place: they are cleared next.)
+ */
+static void
+prof_flush(ProfVersion *ver)
+{
+	unsigned int i;
+
+	for (i = 0; i <= ver->nstatements; i++)
+		prof_shown_stats(ver, i, &ver->stats[i]);
+	pln_prof_shared_add(ver->fn_oid, ver->fn_xmin, ver->shared,
+						ver->nstatements + 1, &ver->shared_generation,
+						ver->stats);
+	memset(ver->stats, 0, sizeof(PlnProfStats) * (ver->nstatements + 1));
+}
+
+/* With shared memory, add there what every function counted so far */
+static void
+prof_flush_all(void)
+{
+	HASH_SEQ_STATUS scan;
+	ProfFunc   *pf;
+
+	if (prof_funcs == NULL || !pln_prof_shared_active())
+		return;
+	hash_seq_init(&scan, prof_funcs);
+	while ((pf = hash_seq_search(&scan)) != NULL)
+		if (pf->ver->shared != NULL)
+			prof_flush(pf->ver);
+}
+
+/* One execution of a statement (or call) that took this many ticks */
 static inline void
-prof_pop(uint64 now, bool error, uint64 rows)
+prof_count_exec(PlnProfStats *st, uint64 ticks)
+{
+	st->exec_count++;
+	st->total_ns += ticks;
+	if (ticks > st->max_ns)
+		st->max_ns = ticks;
+}
+
+/*
+ * Pop the top entry: it ended now, in an error or not.  A call's end adds
+ * its counts to shared memory.  (Statements that end normally have their
+ * own path, prof_stmt_ended.)
+ */
+static void
+prof_pop(uint64 now, bool error)
 {
 	ProfRunning *r = &prof_stack[--prof_depth];
 	ProfVersion *ver = r->ver;
 	PlnProfStats *st = &ver->stats[r->stmtid];
-	uint64		ns = elapsed_ns(r->start, now);
 
-	st->exec_count++;
+	prof_count_exec(st, elapsed_ticks(r->start, now));
 	st->exec_err += error;
-	st->total_ns += ns;
-	if (ns > st->max_ns)
-		st->max_ns = ns;
-	st->rows += rows;
-	st->block_entries += r->handler_block;
-
-	if (unlikely(ver->shared != NULL))
-	{
-		PlnProfStats delta = {0};
-
-		delta.exec_count = 1;
-		delta.exec_err = error;
-		delta.total_ns = delta.max_ns = ns;
-		delta.rows = rows;
-		delta.block_entries = r->handler_block;
-		pln_prof_shared_count(ver->fn_oid, ver->fn_xmin, r->stmtid,
-							  ver->shared, ver->nstatements + 1,
-							  &ver->shared_generation, &delta);
-	}
+	if (r->stmtid == 0 && ver->shared != NULL)
+		prof_flush(ver);
 }
 
 /* Entries above the call's own belong to calls an error left */
@@ -302,29 +426,33 @@ static void
 prof_pop_dead_calls(uint64 serial, uint64 now)
 {
 	while (prof_depth > 0 && prof_stack[prof_depth - 1].serial != serial)
-		prof_pop(now, true, 0);
+		prof_pop(now, true);
+}
+
+/* Room for one more entry on the stack */
+static void
+prof_grow_stack(void)
+{
+	prof_alloc *= 2;
+	prof_stack_alloc = repalloc(prof_stack_alloc,
+								sizeof(ProfRunning) * (prof_alloc + 1));
+	prof_stack = prof_stack_alloc + 1;
 }
 
 static inline void
-prof_push(ProfCall *call, PlnStmt *stmt)
+prof_push(ProfCall *call, PlnStmt *stmt, unsigned int stmtid, uint64 start)
 {
 	ProfRunning *r;
 
-	if (prof_depth == prof_alloc)
-	{
-		prof_alloc *= 2;
-		prof_stack = repalloc(prof_stack, sizeof(ProfRunning) * prof_alloc);
-	}
+	if (unlikely(prof_depth == prof_alloc))
+		prof_grow_stack();
 	r = &prof_stack[prof_depth++];
 	r->serial = call->serial;
 	r->stmt = stmt;
-	r->kind = stmt ? stmt->cmd_type : PLN_STMT_BLOCK;
-	r->handler_block = stmt != NULL && stmt->cmd_type == PLN_STMT_BLOCK &&
-		((PlnStmtBlock *) stmt)->exceptions != NULL;
-	r->stmtid = stmt ? stmt->stmtid : 0;
 	r->ver = call->ver;
-	r->subid = GetCurrentSubTransactionId();
-	r->start = prof_clock();
+	r->stmtid = stmtid;
+	r->subid = prof_subid;
+	r->start = start;
 }
 
 /*
@@ -337,6 +465,7 @@ prof_unwind_to(uint64 serial, PlnStmt *stmt, uint64 now)
 {
 	int			i;
 
+	prof_follow_call = 0;
 	prof_pop_dead_calls(serial, now);
 	for (i = prof_depth - 1; i >= 0; i--)
 	{
@@ -348,7 +477,7 @@ prof_unwind_to(uint64 serial, PlnStmt *stmt, uint64 now)
 	if (i < 0)
 		return false;
 	while (prof_depth > i + 1)
-		prof_pop(now, true, 0);
+		prof_pop(now, true);
 	return true;
 }
 
@@ -358,93 +487,7 @@ prof_call(PlnExecState *estate)
 	return (ProfCall *) PLN_PLUGIN_INFO(estate, &prof_plugin);
 }
 
-/* The counters of the function's version, made afresh for a new one */
-static ProfVersion *
-prof_lookup(PlnFunction *func)
-{
-	ProfFunc   *pf;
-	ProfVersion *ver;
-	bool		found;
-
-	prof_init_memory();
-	pf = hash_search(prof_funcs, &func->fn_oid, HASH_ENTER, &found);
-	ver = found ? pf->ver : NULL;
-	if (ver != NULL && ver->fn_xmin == func->fn_xmin &&
-		ItemPointerEquals(&ver->fn_tid, &func->fn_tid) &&
-		ver->nstatements == func->nstatements)
-		return ver;
-
-	/*
-	 * The old version's counters are left to calls of it still running:
-	 * they are small, and replacing a function while profiling is rare.
-	 */
-	ver = MemoryContextAllocZero(prof_cxt, sizeof(ProfVersion));
-	ver->fn_oid = func->fn_oid;
-	ver->fn_xmin = func->fn_xmin;
-	ver->fn_tid = func->fn_tid;
-	ver->nstatements = func->nstatements;
-	ver->stats = MemoryContextAllocZero(prof_cxt,
-										sizeof(PlnProfStats) * (func->nstatements + 1));
-	if (pln_prof_shared_active())
-		ver->shared = MemoryContextAllocZero(prof_cxt,
-											 sizeof(PlnProfShared *) * (func->nstatements + 1));
-	pf->ver = ver;
-	return ver;
-}
-
-static void
-prof_func_setup(PlnExecState *estate, PlnFunction *func)
-{
-	ProfCall   *call;
-
-	if (!OidIsValid(func->fn_oid))
-		return;					/* a DO block */
-	call = palloc(sizeof(ProfCall));
-	call->serial = ++prof_serial;
-	call->ver = prof_lookup(func);
-	PLN_PLUGIN_INFO(estate, &prof_plugin) = call;
-}
-
-static void
-prof_func_beg(PlnExecState *estate, PlnFunction *func)
-{
-	ProfCall   *call = prof_call(estate);
-
-	if (call != NULL)
-		prof_push(call, NULL);
-}
-
-static void
-prof_func_end(PlnExecState *estate, PlnFunction *func)
-{
-	ProfCall   *call = prof_call(estate);
-	uint64		now;
-
-	if (call == NULL)
-		return;
-	now = prof_clock();
-	if (prof_unwind_to(call->serial, NULL, now))
-		prof_pop(now, false, 0);
-}
-
-static void
-prof_stmt_beg(PlnExecState *estate, PlnStmt *stmt)
-{
-	ProfCall   *call = prof_call(estate);
-
-	if (call == NULL || stmt->stmtid > call->ver->nstatements)
-		return;
-	if (prof_depth > 0 && prof_stack[prof_depth - 1].serial != call->serial)
-	{
-		uint64		now;
-
-		now = prof_clock();
-		prof_pop_dead_calls(call->serial, now);
-	}
-	prof_push(call, stmt);
-}
-
-/* Do statements of the kind report rows in estate->eval_processed? */
+/* Does the statement report rows in estate->eval_processed? */
 static bool
 stmt_processes_rows(PlnStmt *stmt)
 {
@@ -482,70 +525,326 @@ stmt_processes_rows(PlnStmt *stmt)
 	return false;
 }
 
+/* Fill in ProfStmtInfo for a statement and those nested in it */
 static void
-prof_stmt_end(PlnExecState *estate, PlnStmt *stmt)
+prof_fill_info(ProfStmtInfo *info, PlnStmt *stmt)
+{
+	ProfStmtInfo *si = &info[stmt->stmtid];
+	bool		loops_back;
+	ListCell   *lc;
+
+	check_stack_depth();
+	if (stmt->cmd_type == PLN_STMT_BLOCK &&
+		((PlnStmtBlock *) stmt)->exceptions != NULL)
+		si->flags |= PROF_HANDLER_BLOCK;
+	if (stmt_processes_rows(stmt))
+		si->flags |= PROF_ROWS;
+	if (stmt->cmd_type == PLN_STMT_ROLLBACK)
+		si->flags |= PROF_ROLLBACK;
+
+	/* (these two run nothing between iterations but the step) */
+	loops_back = (stmt->cmd_type == PLN_STMT_FORI ||
+				  stmt->cmd_type == PLN_STMT_LOOP);
+	foreach(lc, pln_stmt_nested_bodies(stmt))
+	{
+		List	   *body = (List *) lfirst(lc);
+		ListCell   *lc2;
+
+		foreach(lc2, body)
+		{
+			PlnStmt    *s = (PlnStmt *) lfirst(lc2);
+			ListCell   *next = lnext(body, lc2);
+
+			if (next != NULL)
+				info[s->stmtid].follow = ((PlnStmt *) lfirst(next))->stmtid;
+			else if (loops_back)
+				info[s->stmtid].follow = ((PlnStmt *) linitial(body))->stmtid;
+			prof_fill_info(info, s);
+		}
+	}
+}
+
+/* The counters of the function's version, made afresh for a new one */
+static ProfVersion *
+prof_lookup(PlnFunction *func)
+{
+	ProfFunc   *pf;
+	ProfVersion *ver;
+	bool		found;
+
+	prof_init_memory();
+	pf = hash_search(prof_funcs, &func->fn_oid, HASH_ENTER, &found);
+	ver = found ? pf->ver : NULL;
+	if (ver != NULL && ver->fn_xmin == func->fn_xmin &&
+		ItemPointerEquals(&ver->fn_tid, &func->fn_tid) &&
+		ver->nstatements == func->nstatements)
+		return ver;
+
+	/*
+	 * The old version's counters are left to calls of it still running:
+	 * they are small, and replacing a function while profiling is rare.
+	 */
+	ver = MemoryContextAllocZero(prof_cxt, sizeof(ProfVersion));
+	ver->fn_oid = func->fn_oid;
+	ver->fn_xmin = func->fn_xmin;
+	ver->fn_tid = func->fn_tid;
+	ver->nstatements = func->nstatements;
+	ver->stats = MemoryContextAllocZero(prof_cxt,
+										sizeof(PlnProfStats) * (func->nstatements + 1));
+	ver->info = MemoryContextAllocZero(prof_cxt,
+									   sizeof(ProfStmtInfo) * (func->nstatements + 1));
+	prof_fill_info(ver->info, (PlnStmt *) func->action);
+	ver->info[func->action->stmtid].follow = PROF_FOLLOW_CALL_END;
+	if (pln_prof_shared_active())
+		ver->shared = MemoryContextAllocZero(prof_cxt,
+											 sizeof(PlnProfShared *) * (func->nstatements + 1));
+	pf->ver = ver;
+	return ver;
+}
+
+static void
+prof_func_setup(PlnExecState *estate, PlnFunction *func)
+{
+	ProfCall   *call;
+
+	if (!OidIsValid(func->fn_oid))
+		return;					/* a DO block */
+	call = palloc(sizeof(ProfCall));
+	call->serial = ++prof_serial;
+	call->ver = prof_lookup(func);
+	call->nstatements = call->ver->nstatements;
+	call->follow_serial = 0;
+	PLN_PLUGIN_INFO(estate, &prof_plugin) = call;
+}
+
+static void
+prof_func_beg(PlnExecState *estate, PlnFunction *func)
 {
 	ProfCall   *call = prof_call(estate);
 	uint64		now;
 
-	if (call == NULL || stmt->stmtid > call->ver->nstatements)
+	if (call == NULL)
 		return;
+
+	/*
+	 * A statement takes the end of the one before as its start only when
+	 * no other consumer runs in between: what that one does at each
+	 * statement (a tracer's NOTICE, a debugger's stop) would be counted
+	 * against the next statement.
+	 */
+	if (estate->plugins->n_stmt_beg == 1 && estate->plugins->n_stmt_end == 1)
+		call->follow_serial = call->serial;
+
 	now = prof_clock();
-	if (prof_depth == 0 || prof_stack[prof_depth - 1].serial != call->serial ||
-		prof_stack[prof_depth - 1].stmt != stmt)
-	{
-		if (!prof_unwind_to(call->serial, stmt, now))
-			return;
-	}
-	prof_pop(now, false,
-			 stmt_processes_rows(stmt) ? estate->eval_processed : 0);
+	prof_push(call, NULL, 0, now);
+	/* the top block starts now too */
+	prof_follow_call = call->follow_serial;
+	prof_follow_id = func->action->stmtid;
+	prof_follow_time = now;
 }
+
+static void
+prof_func_end(PlnExecState *estate, PlnFunction *func)
+{
+	ProfCall   *call = prof_call(estate);
+	uint64		now;
+
+	if (call == NULL)
+		return;
+	if (prof_follow_call == call->serial &&
+		prof_follow_id == PROF_FOLLOW_CALL_END)
+		now = prof_follow_time;
+	else
+		now = prof_clock();
+	if (prof_unwind_to(call->serial, NULL, now))
+		prof_pop(now, false);
+}
+
+/*
+ * A statement starts: prof_stmt_beg, when entries of dead calls are above
+ * the call's, or the stack has no room
+ */
+static pg_noinline void
+prof_stmt_beg_slow(ProfCall *call, PlnStmt *stmt)
+{
+	uint64		now = prof_clock();
+
+	prof_follow_call = 0;
+	if (prof_depth > 0 && prof_stack[prof_depth - 1].serial != call->serial)
+		prof_pop_dead_calls(call->serial, now);
+	prof_push(call, stmt, stmt->stmtid, now);
+}
+
+/*
+ * A statement starts.  This and prof_stmt_end run for every statement:
+ * their usual path is a few loads and stores and one reading of the
+ * clock between them (none when the statement follows another).  Each
+ * comes in two versions, one per clock (tsc: the CPU's counter).
+ */
+static pg_attribute_always_inline void
+prof_stmt_beg(PlnExecState *estate, PlnStmt *stmt, bool tsc)
+{
+	ProfCall   *call = prof_call(estate);
+	int			depth = prof_depth;
+	unsigned int id = stmt->stmtid;
+	uint64		serial;
+	uint64		start;
+	ProfRunning *r;
+
+	/* (a statement's id is within its function's: see prof_lookup) */
+	if (unlikely(call == NULL))
+		return;
+	Assert(id <= call->nstatements);
+	serial = call->serial;
+	if (unlikely(depth == prof_alloc || prof_stack[depth - 1].serial != serial))
+	{
+		prof_stmt_beg_slow(call, stmt);
+		return;
+	}
+
+	if (prof_follow_call == serial && prof_follow_id == id)
+		start = prof_follow_time;
+	else
+		start = PROF_CLOCK(tsc);
+	prof_follow_call = 0;
+
+	r = &prof_stack[depth];
+	prof_depth = depth + 1;
+	r->serial = serial;
+	r->stmt = stmt;
+	r->ver = call->ver;
+	r->stmtid = id;
+	r->subid = prof_subid;
+	r->start = start;
+}
+
+/* The top entry, the call's statement, ended now */
+static inline void
+prof_stmt_ended(PlnExecState *estate, ProfCall *call, ProfRunning *r,
+				unsigned int id, uint64 now)
+{
+	ProfVersion *ver = call->ver;
+	ProfStmtInfo *si = &ver->info[id];
+	PlnProfStats *st = &ver->stats[id];
+	uint64		ticks = elapsed_ticks(r->start, now);
+
+	prof_depth--;
+	prof_count_exec(st, ticks);
+	if (si->flags & PROF_ROWS)
+		st->rows += estate->eval_processed;
+
+	prof_follow_call = call->follow_serial;
+	prof_follow_id = si->follow;
+	prof_follow_time = now;
+}
+
+/* prof_stmt_end, when the statement is not on top */
+static pg_noinline void
+prof_stmt_end_slow(PlnExecState *estate, ProfCall *call, PlnStmt *stmt,
+				   uint64 now)
+{
+	/* statements above it ended in an error (or it is not there) */
+	if (!prof_unwind_to(call->serial, stmt, now))
+		return;
+	prof_stmt_ended(estate, call, &prof_stack[prof_depth - 1], stmt->stmtid,
+					now);
+}
+
+static pg_attribute_always_inline void
+prof_stmt_end(PlnExecState *estate, PlnStmt *stmt, bool tsc)
+{
+	ProfCall   *call = prof_call(estate);
+	ProfRunning *r = &prof_stack[prof_depth - 1];
+	uint64		now;
+
+	if (unlikely(call == NULL))
+		return;
+	Assert(stmt->stmtid <= call->nstatements);
+	now = PROF_CLOCK(tsc);
+	if (unlikely(r->serial != call->serial || r->stmt != stmt))
+	{
+		prof_stmt_end_slow(estate, call, stmt, now);
+		return;
+	}
+	prof_stmt_ended(estate, call, r, stmt->stmtid, now);
+}
+
+static void
+prof_stmt_beg_gettime(PlnExecState *estate, PlnStmt *stmt)
+{
+	prof_stmt_beg(estate, stmt, false);
+}
+
+static void
+prof_stmt_end_gettime(PlnExecState *estate, PlnStmt *stmt)
+{
+	prof_stmt_end(estate, stmt, false);
+}
+
+#ifdef PROF_HAVE_TSC
+static void
+prof_stmt_beg_tsc(PlnExecState *estate, PlnStmt *stmt)
+{
+	prof_stmt_beg(estate, stmt, true);
+}
+
+static void
+prof_stmt_end_tsc(PlnExecState *estate, PlnStmt *stmt)
+{
+	prof_stmt_end(estate, stmt, true);
+}
+#endif
 
 static void
 prof_block_event(PlnExecState *estate, PlnStmtBlock *block,
 				 PlnBlockEvent event)
 {
 	ProfCall   *call = prof_call(estate);
-	PlnProfStats delta = {0};
-	uint64		now;
+	PlnProfStats *st;
 
 	if (call == NULL || block->stmtid > call->ver->nstatements)
 		return;
+	prof_follow_call = 0;
+	st = &call->ver->stats[block->stmtid];
 	switch (event)
 	{
 		case PLN_BLOCK_SAVEPOINT_STARTED:
-			delta.savepoints_started = 1;
-			prof_count(call->ver, block->stmtid, &delta);
+			st->savepoints_started++;
 			return;
 		case PLN_BLOCK_CAUGHT_LAZY:
-			delta.caught_lazy = 1;
+			st->caught_lazy++;
 			break;
 		case PLN_BLOCK_CAUGHT_SUBXACT:
-			delta.caught_subxact = 1;
+			st->caught_subxact++;
 			break;
 	}
-	prof_count(call->ver, block->stmtid, &delta);
 	/* what ran inside the block ended in the error */
-	now = prof_clock();
-	(void) prof_unwind_to(call->serial, (PlnStmt *) block, now);
+	(void) prof_unwind_to(call->serial, (PlnStmt *) block, prof_clock());
 }
 
 /* Transaction and subtransaction ends: see the file header */
 static void
 prof_xact_cb(XactEvent event, void *arg)
 {
+	ProfRunning *top;
 	uint64		now;
 
 	if (event == XACT_EVENT_ABORT)
 		pln_lazy_check_exempt = false;	/* see pln_savepoint.h */
+	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
+		event == XACT_EVENT_PREPARE || event == XACT_EVENT_PARALLEL_COMMIT ||
+		event == XACT_EVENT_PARALLEL_ABORT)
+		prof_subid = TopSubTransactionId;	/* the next one's */
 	if (event != XACT_EVENT_ABORT || prof_depth == 0)
 		return;
-	if (prof_stack[prof_depth - 1].stmt != NULL &&
-		prof_stack[prof_depth - 1].kind == PLN_STMT_ROLLBACK)
+	prof_follow_call = 0;
+	top = &prof_stack[prof_depth - 1];
+	if (top->stmt != NULL &&
+		(top->ver->info[top->stmtid].flags & PROF_ROLLBACK))
 		return;
 	now = prof_clock();
 	while (prof_depth > 0)
-		prof_pop(now, true, 0);
+		prof_pop(now, true);
 }
 
 static void
@@ -554,11 +853,26 @@ prof_subxact_cb(SubXactEvent event, SubTransactionId mySubid,
 {
 	uint64		now;
 
-	if (event != SUBXACT_EVENT_ABORT_SUB)
+	switch (event)
+	{
+		case SUBXACT_EVENT_START_SUB:
+			prof_subid = mySubid;
+			return;
+		case SUBXACT_EVENT_COMMIT_SUB:
+			prof_subid = parentSubid;
+			return;
+		case SUBXACT_EVENT_ABORT_SUB:
+			prof_subid = parentSubid;
+			break;
+		case SUBXACT_EVENT_PRE_COMMIT_SUB:
+			return;
+	}
+	if (prof_depth == 0)
 		return;
+	prof_follow_call = 0;
 	now = prof_clock();
 	while (prof_depth > 0 && prof_stack[prof_depth - 1].subid >= mySubid)
-		prof_pop(now, true, 0);
+		prof_pop(now, true);
 }
 
 static void
@@ -581,6 +895,7 @@ pln_profiler_init(void)
 							 false,
 							 PGC_USERSET, 0,
 							 NULL, prof_assign, NULL);
+	prof_subid = GetCurrentSubTransactionId();
 	RegisterXactCallback(prof_xact_cb, NULL);
 	RegisterSubXactCallback(prof_subxact_cb, NULL);
 	if (process_shared_preload_libraries_in_progress)
@@ -711,18 +1026,23 @@ prof_tree(Oid funcoid, ProfTree *tree)
 
 	tree->stats = palloc0(sizeof(PlnProfStats) * (tree->func->nstatements + 1));
 	if (pln_prof_shared_active())
+	{
+		/* (with what calls running in this session counted so far) */
+		prof_flush_all();
 		pln_prof_shared_read(funcoid, tree->func->fn_xmin,
 							 tree->func->nstatements, tree->stats);
+	}
 	else if (prof_funcs != NULL)
 	{
 		ProfFunc   *pf = hash_search(prof_funcs, &funcoid, HASH_FIND, NULL);
 		ProfVersion *ver = pf ? pf->ver : NULL;
+		unsigned int i;
 
 		if (ver != NULL && ver->fn_xmin == tree->func->fn_xmin &&
 			ItemPointerEquals(&ver->fn_tid, &tree->func->fn_tid) &&
 			ver->nstatements == tree->func->nstatements)
-			memcpy(tree->stats, ver->stats,
-				   sizeof(PlnProfStats) * (ver->nstatements + 1));
+			for (i = 0; i <= ver->nstatements; i++)
+				prof_shown_stats(ver, i, &tree->stats[i]);
 	}
 }
 
@@ -942,7 +1262,10 @@ plnimble_profiler_functions_all(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 
 	if (pln_prof_shared_active())
+	{
+		prof_flush_all();
 		totals = pln_prof_shared_totals();
+	}
 	else if (prof_funcs != NULL)
 	{
 		HASH_SEQ_STATUS scan;
@@ -955,9 +1278,14 @@ plnimble_profiler_functions_all(PG_FUNCTION_ARGS)
 			unsigned int i;
 
 			t->fn_oid = pf->fn_oid;
-			t->calls = pf->ver->stats[0];
+			prof_shown_stats(pf->ver, 0, &t->calls);
 			for (i = 1; i <= pf->ver->nstatements; i++)
-				pln_prof_stats_add(&t->stmts, &pf->ver->stats[i]);
+			{
+				PlnProfStats st;
+
+				prof_shown_stats(pf->ver, i, &st);
+				pln_prof_stats_add(&t->stmts, &st);
+			}
 			totals = lappend(totals, t);
 		}
 	}

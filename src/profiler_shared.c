@@ -12,9 +12,11 @@
  * entries; when it is full, statements not in it are not counted (the
  * profiler shows the shared counters), and the session is told once.
  *
- * Each session remembers where the entries of the statements it counted
- * are, so that counting takes the table's lock in shared mode and the
- * entry's spinlock, without a lookup.  Resetting removes entries, under
+ * A session adds what it counted at the end of each call (a call's
+ * statements are counted in session memory first).  It remembers where
+ * the entries of the statements it counted are, so that adding takes the
+ * table's lock in shared mode once and each entry's spinlock, without a
+ * lookup.  Resetting removes entries, under
  * the lock in exclusive mode, and bumps the table's generation, which
  * tells the sessions to forget where entries were.
  *
@@ -199,20 +201,19 @@ shared_entry(Oid fn_oid, TransactionId fn_xmin, unsigned int stmtid)
 }
 
 /*
- * Add to the shared counters of a statement, under the table's lock;
- * true if the table is full.  cache[] (ncache entries,
- * by statement id) remembers where the session found the entries, valid
- * while the table's generation is *cache_generation.
+ * Add to the shared counters of a statement; the caller holds the table's
+ * lock in shared mode.  True if the table is full.  cache[] (ncache
+ * entries, by statement id) remembers where the session found the
+ * entries, valid while the table's generation is *cache_generation.
  */
 static bool
-count_under_lock(Oid fn_oid, TransactionId fn_xmin, unsigned int stmtid,
-				 PlnProfShared **cache, unsigned int ncache,
-				 uint64 *cache_generation, const PlnProfStats *delta)
+count_locked(Oid fn_oid, TransactionId fn_xmin, unsigned int stmtid,
+			 PlnProfShared **cache, unsigned int ncache,
+			 uint64 *cache_generation, const PlnProfStats *delta)
 {
 	PlnProfShared *entry;
 	bool		full = false;
 
-	LWLockAcquire(prof_header->lock, LW_SHARED);
 	if (*cache_generation != prof_header->generation)
 	{
 		memset(cache, 0, sizeof(PlnProfShared *) * ncache);
@@ -220,10 +221,7 @@ count_under_lock(Oid fn_oid, TransactionId fn_xmin, unsigned int stmtid,
 	}
 	entry = cache[stmtid];
 	if (entry == &prof_no_room)
-	{
-		LWLockRelease(prof_header->lock);
 		return false;
-	}
 	if (entry == NULL || entry->fn_xmin != fn_xmin)
 	{
 		entry = shared_entry(fn_oid, fn_xmin, stmtid);
@@ -248,28 +246,42 @@ count_under_lock(Oid fn_oid, TransactionId fn_xmin, unsigned int stmtid,
 		pln_prof_stats_add(&entry->stats, delta);
 		SpinLockRelease(&entry->mutex);
 	}
-	LWLockRelease(prof_header->lock);
 	return full;
 }
 
 /*
- * Add to the shared counters of a statement (see count_under_lock).  This
- * runs inside handler blocks that have no subtransaction too; nothing
- * between taking the table's lock and letting it go raises an error, so
- * nothing is left for a subtransaction's abort to release, and the
- * checking build is told so for exactly this section.  The WARNING of a
- * full table comes after the lock is let go.
+ * Add what a session counted for a version of a function, deltas[] by
+ * statement id (ncache entries, times in nanoseconds), to the shared
+ * counters, taking the table's lock once; statements with nothing counted
+ * are left alone (see count_locked for cache[]).  The profiler does this
+ * at the end of each call, not of each statement.
+ *
+ * This runs inside handler blocks that have no subtransaction too;
+ * nothing between taking the table's lock and letting it go raises an
+ * error, so nothing is left for a subtransaction's abort to release, and
+ * the checking build is told so for exactly this section.  The WARNING of
+ * a full table comes after the lock is let go.
  */
 void
-pln_prof_shared_count(Oid fn_oid, TransactionId fn_xmin, unsigned int stmtid,
-					  PlnProfShared **cache, unsigned int ncache,
-					  uint64 *cache_generation, const PlnProfStats *delta)
+pln_prof_shared_add(Oid fn_oid, TransactionId fn_xmin,
+					PlnProfShared **cache, unsigned int ncache,
+					uint64 *cache_generation, const PlnProfStats *deltas)
 {
-	bool		full;
+	static const PlnProfStats nothing;
+	bool		full = false;
+	unsigned int i;
 
 	pln_lazy_check_exempt = true;
-	full = count_under_lock(fn_oid, fn_xmin, stmtid, cache, ncache,
-							cache_generation, delta);
+	LWLockAcquire(prof_header->lock, LW_SHARED);
+	for (i = 0; i < ncache; i++)
+	{
+		if (memcmp(&deltas[i], &nothing, sizeof(nothing)) == 0)
+			continue;
+		if (count_locked(fn_oid, fn_xmin, i, cache, ncache,
+						 cache_generation, &deltas[i]))
+			full = true;
+	}
+	LWLockRelease(prof_header->lock);
 	pln_lazy_check_exempt = false;
 
 	if (full)

@@ -439,8 +439,71 @@ pln_expr_tree_calls_only_pure(Node *node, PlnFunction *func)
 }
 
 /*
+ * Could folding an array subscripting show another error than running it?
+ * The planner folds a SubscriptingRef's subscripts, then its array, then
+ * the value assigned; the executor evaluates the array first and skips
+ * the subscripts when it is NULL, and refuses a NULL subscript of an
+ * assignment before it evaluates the value.  Subscripts that are plain
+ * values (a variable, a constant) cannot fail, and an assigned value that
+ * is one cannot either, which makes the order invisible; so can
+ * subscripts that are constants other than NULL.
+ */
+static bool
+is_plain_value(Node *node, bool nonnull_const)
+{
+	node = strip_implicit_coercions(node);
+	if (nonnull_const)
+		return IsA(node, Const) && !((Const *) node)->constisnull;
+	return IsA(node, Param) || IsA(node, Const);
+}
+
+static bool
+subscripts_are_values(List *subscripts, bool nonnull_consts)
+{
+	ListCell   *lc;
+
+	foreach(lc, subscripts)
+	{
+		/* (a slice's omitted bound is NULL) */
+		if (lfirst(lc) != NULL &&
+			!is_plain_value((Node *) lfirst(lc), nonnull_consts))
+			return false;
+	}
+	return true;
+}
+
+static bool
+subscript_may_fail_walker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, SubscriptingRef))
+	{
+		SubscriptingRef *sbsref = (SubscriptingRef *) node;
+
+		if (!subscripts_are_values(sbsref->refupperindexpr, false) ||
+			!subscripts_are_values(sbsref->reflowerindexpr, false))
+			return true;
+		if (sbsref->refassgnexpr != NULL &&
+			!is_plain_value((Node *) sbsref->refassgnexpr, false) &&
+			(!subscripts_are_values(sbsref->refupperindexpr, true) ||
+			 !subscripts_are_values(sbsref->reflowerindexpr, true)))
+			return true;
+	}
+	return expression_tree_walker(node, subscript_may_fail_walker, context);
+}
+
+/*
  * Classify an expression's current simple plan.  Called when the plan is
  * saved, which happens with any savepoint in place.
+ *
+ * simple_folds_alike says that a custom plan of the expression (the
+ * variables' values folded in) would show nothing that evaluating the
+ * generic plan does not, so that where PL/pgSQL runs the expression
+ * through SPI (see pln_custom_plan_would_show) plnimble need not: it calls
+ * only functions of the pure list, whose only effect is their value or
+ * error, and the planner folds its nodes in the executor's order -- but
+ * for array subscripts, which must then be plain values.
  */
 void
 pln_expr_analyse_purity(PlnExpr *expr)
@@ -454,6 +517,9 @@ pln_expr_analyse_purity(PlnExpr *expr)
 									(expr->simple_expr != NULL &&
 									 pln_expr_tree_calls_only_pure((Node *) expr->simple_expr,
 																   expr->func)));
+	expr->simple_folds_alike = (expr->simple_calls_only_pure &&
+								!subscript_may_fail_walker((Node *) expr->simple_expr,
+														   NULL));
 }
 
 /*

@@ -56,6 +56,7 @@ typedef struct CaughtErrorMemory
 } CaughtErrorMemory;
 
 static CaughtErrorMemory *caught_error_memory(void);
+static bool handler_hides_error(PlnStmtBlock *block, int sqlerrcode);
 
 /* this session's counters, see funcs.c */
 PlnSavepointStats pln_stats;
@@ -187,7 +188,6 @@ bool
 pln_error_context_unseen(PlnExecState *estate, int sqlerrcode)
 {
 	PlnSavepointFrame *frame = estate->sp_top;
-	PlnExceptionAction *action;
 
 	if (frame == NULL || frame->materialized || estate->raising_notice ||
 		estate->starting_savepoint || frame->unprotected_write)
@@ -211,13 +211,41 @@ pln_error_context_unseen(PlnExecState *estate, int sqlerrcode)
 			break;
 	}
 
-	action = find_handler(frame->block, sqlerrcode);
+	return handler_hides_error(frame->block, sqlerrcode);
+}
+
+/*
+ * Does the handler of the block that catches an error with this SQLSTATE
+ * never show the error's fields (its CONTEXT and DETAIL)?  The handler
+ * does not re-throw it (a bare RAISE) and asks nothing of it but SQLSTATE
+ * and SQLERRM.
+ */
+static bool
+handler_hides_error(PlnStmtBlock *block, int sqlerrcode)
+{
+	PlnExceptionAction *action = find_handler(block, sqlerrcode);
+
 	if (action == NULL)
 		return false;
 	if (action->shows_context == 0)
 		action->shows_context =
 			stmts_may_show_error_context(action->action) ? 'y' : 'n';
 	return action->shows_context == 'n';
+}
+
+/*
+ * For the write path (write_path.c): will a unique_violation raised now
+ * be caught by the innermost frame, whose write it is, without anyone
+ * seeing its DETAIL?  Then it need not be built.
+ */
+bool
+pln_write_path_error_unseen(PlnExecState *estate)
+{
+	PlnSavepointFrame *frame = estate->sp_top;
+
+	Assert(frame != NULL && frame->unprotected_write);
+	return !frame->materialized &&
+		handler_hides_error(frame->block, ERRCODE_UNIQUE_VIOLATION);
 }
 
 /*

@@ -60,6 +60,9 @@
 #include "postgres.h"
 
 #include "access/genam.h"
+#include "access/relscan.h"
+#include "access/stratnum.h"
+#include "access/tableam.h"
 #include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/table.h"
@@ -76,6 +79,7 @@
 #include "parser/parsetree.h"
 #include "storage/lmgr.h"
 #include "storage/lock.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/inval.h"
@@ -85,6 +89,7 @@
 #include "utils/rel.h"
 #include "utils/relcache.h"
 #include "utils/resowner.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
 #include "plnimble.h"
@@ -107,8 +112,37 @@ typedef struct PlnWritePath
 	uint64		table_epoch;
 	const char *table_why_not;	/* why the table does not qualify, or NULL */
 	Oid			unique_index;	/* its one unique index */
+	bool		probe_ok;		/* may a duplicate be looked for first?
+								 * (see duplicate_already_there) */
+	int			nkeys;			/* the unique index's key columns */
+	AttrNumber	key_attnums[INDEX_MAX_KEYS];
+	Oid			key_eqprocs[INDEX_MAX_KEYS];	/* their equality functions */
+	Oid			key_collations[INDEX_MAX_KEYS];
+	bool		targets_immutable;	/* the target list's expressions */
+	float		duplicate_rate; /* moving average of the runs that found a
+								 * duplicate: worth looking first? */
+	char	   *index_name;		/* its name, and the table's and schema's, */
+	char	   *table_name;		/* for the error (valid with the check) */
+	char	   *schema_name;
 	bool		took_lock;		/* did this run lock the table first? */
 } PlnWritePath;
+
+/* What names the duplicate in the error: see describe_duplicate */
+typedef struct DuplicateReport
+{
+	char	   *index_name;
+	char	   *table_name;
+	char	   *schema_name;
+	char	   *key;			/* (cols)=(values), or NULL if the user may
+								 * not see them */
+} DuplicateReport;
+
+static bool duplicate_already_there(PlnExecState *estate, PlnStmtExecSql *stmt,
+									DuplicateReport *report);
+static inline void note_outcome(PlnWritePath *wpath, bool duplicate);
+static pg_attribute_noreturn() void raise_duplicate(PlnExecState *estate,
+													 PlnStmtExecSql *stmt,
+													 DuplicateReport *report);
 
 /* Bumped by every relation cache invalidation this session processes */
 static uint64 pln_relcache_epoch = 1;
@@ -245,6 +279,7 @@ static const Oid harmless_functions[] = {
 };
 
 static Oid	index_access_method(Oid indexoid);
+static bool key_equality_functions(PlnWritePath *wpath);
 
 typedef struct EffectsContext
 {
@@ -392,6 +427,8 @@ analyse_query(PlnExecState *estate, PlnStmtExecSql *stmt,
 	why = effects_of((Node *) query->targetList, stmt->sqlstmt->func);
 	if (why != NULL)
 		return psprintf("its values call %s", why);
+	wpath->targets_immutable =
+		!contain_mutable_functions((Node *) query->targetList);
 
 	foreach(lc, query->returningList)
 	{
@@ -519,6 +556,7 @@ table_why_not(PlnWritePath *wpath, Query *query, LOCKMODE lockmode)
 			{
 				/* the key's values must be known to name the duplicate */
 				wpath->unique_index = indexoid;
+				wpath->nkeys = form->indnkeyatts;
 				for (i = 0; why == NULL && i < form->indnkeyatts; i++)
 				{
 					AttrNumber	attnum = form->indkey.values[i];
@@ -537,6 +575,12 @@ table_why_not(PlnWritePath *wpath, Query *query, LOCKMODE lockmode)
 	list_free(indexes);
 	if (why == NULL && nunique == 0)
 		why = "it has no unique index";
+
+	/* what looking for a duplicate first needs (duplicate_already_there) */
+	wpath->probe_ok = false;
+	if (why == NULL && wpath->targets_immutable &&
+		(constr == NULL || (constr->num_check == 0 && !constr->has_generated_stored)))
+		wpath->probe_ok = key_equality_functions(wpath);
 
 	table_close(rel, NoLock);
 	return why;
@@ -752,6 +796,34 @@ refresh_write_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
  * ----------
  */
 
+/*
+ * The equality function of each key column of the unique index, for
+ * looking a key up in it; false if one cannot be found.
+ */
+static bool
+key_equality_functions(PlnWritePath *wpath)
+{
+	Relation	index = index_open(wpath->unique_index, AccessShareLock);
+	bool		ok = true;
+	int			i;
+
+	for (i = 0; i < wpath->nkeys && ok; i++)
+	{
+		Oid			eqop = get_opfamily_member(index->rd_opfamily[i],
+											   index->rd_opcintype[i],
+											   index->rd_opcintype[i],
+											   BTEqualStrategyNumber);
+
+		wpath->key_attnums[i] = index->rd_index->indkey.values[i];
+		wpath->key_collations[i] = index->rd_indcollation[i];
+		wpath->key_eqprocs[i] = OidIsValid(eqop) ? get_opcode(eqop) : InvalidOid;
+		ok = OidIsValid(wpath->key_eqprocs[i]);
+	}
+	/* (the statement locks the index only while it runs: so do we) */
+	index_close(index, AccessShareLock);
+	return ok;
+}
+
 /* The access method of an index */
 static Oid
 index_access_method(Oid indexoid)
@@ -785,13 +857,36 @@ holds_row_exclusive_lock(Oid relid)
 static void
 release_table_lock(PlnWritePath *wpath)
 {
-	int			guard = 0;
+	LOCKTAG		tag;
 
 	if (!wpath->took_lock)
 		return;
 	wpath->took_lock = false;
-	while (holds_row_exclusive_lock(wpath->relid) && guard++ < 1000)
-		UnlockRelationOid(wpath->relid, RowExclusiveLock);
+	SET_LOCKTAG_RELATION(tag, MyDatabaseId, wpath->relid);
+	while (LockHeldByMe(&tag, RowExclusiveLock))
+	{
+		/* (every count was taken since, under the current owner) */
+		if (!LockRelease(&tag, RowExclusiveLock, false))
+			break;
+	}
+}
+
+/* Keep the names the error of a duplicate shows (see describe_duplicate) */
+static void
+remember_names(PlnWritePath *wpath)
+{
+	MemoryContext cxt = GetMemoryChunkContext(wpath);
+	char	   *schema = get_namespace_name(get_rel_namespace(wpath->relid));
+
+	if (wpath->index_name)
+		pfree(wpath->index_name);
+	if (wpath->table_name)
+		pfree(wpath->table_name);
+	if (wpath->schema_name)
+		pfree(wpath->schema_name);
+	wpath->index_name = MemoryContextStrdup(cxt, get_rel_name(wpath->unique_index));
+	wpath->table_name = MemoryContextStrdup(cxt, get_rel_name(wpath->relid));
+	wpath->schema_name = MemoryContextStrdup(cxt, schema);
 }
 
 /*
@@ -841,6 +936,8 @@ may_write_now(PlnExecState *estate, PlnStmtExecSql *stmt)
 		MemoryContextSwitchTo(oldcontext);
 		wpath->table_why_not = why ?
 			MemoryContextStrdup(GetMemoryChunkContext(wpath), why) : NULL;
+		if (why == NULL)
+			remember_names(wpath);
 		wpath->table_epoch = pln_relcache_epoch;
 	}
 	return wpath->table_why_not == NULL;
@@ -858,7 +955,7 @@ pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 {
 	PlnSavepointFrame *frame = estate->sp_top;
 
-	if (frame != NULL && !frame->materialized &&
+	if (pln_write_path && frame != NULL && !frame->materialized &&
 		frame->block == stmt->wpath->block &&
 		XactIsoLevel == XACT_READ_COMMITTED && !XactReadOnly &&
 		!estate->readonly_func)
@@ -869,7 +966,30 @@ pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 		if (stmt->write_path == PLN_WRITE_PATH_READY && !IsInParallelMode() &&
 			may_write_now(estate, stmt))
 		{
+			DuplicateReport report;
+			MemoryContext oldcontext;
+			bool		duplicate;
+
 			pln_stats.writes_without_savepoint++;
+
+			/*
+			 * Looking for a committed duplicate first costs about a fifth of
+			 * what running the statement costs, and spares all of it when
+			 * there is one: worth it when more than about one run in four
+			 * finds one.  Only speed depends on this.
+			 */
+			duplicate = false;
+			if (stmt->wpath->duplicate_rate > 0.3)
+			{
+				oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
+				duplicate = duplicate_already_there(estate, stmt, &report);
+				MemoryContextSwitchTo(oldcontext);
+			}
+			if (duplicate)
+			{
+				note_outcome(stmt->wpath, true);
+				raise_duplicate(estate, stmt, &report);
+			}
 			return stmt->wpath->expr->plan;
 		}
 		release_table_lock(stmt->wpath);
@@ -886,15 +1006,6 @@ pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 	return NULL;
 }
 
-/* What names the duplicate in the error: see describe_duplicate */
-typedef struct DuplicateReport
-{
-	char	   *index_name;
-	char	   *table_name;
-	char	   *schema_name;
-	char	   *key;			/* (cols)=(values), or NULL if the user may
-								 * not see them */
-} DuplicateReport;
 
 /*
  * Compute the values of the duplicate key, as the INSERT computed them:
@@ -952,6 +1063,28 @@ describe_duplicate(PlnExecState *estate, PlnStmtExecSql *stmt,
 	if (rt_fetch(query->resultRelation, query->rtable)->relid != wpath->relid)
 		return false;
 
+	/*
+	 * No relation cache invalidation since the checks (the common case):
+	 * the table's arbiters are the one unique index of the checks, and its
+	 * names are those remembered then.  The DETAIL is not built when nobody
+	 * can see it (see pln_error_context_unseen: the handler neither shows
+	 * the error's fields nor re-throws it); it costs more than the rest.
+	 */
+	if (wpath->table_epoch == pln_relcache_epoch)
+	{
+		report->index_name = wpath->index_name;
+		report->table_name = wpath->table_name;
+		report->schema_name = wpath->schema_name;
+		report->key = NULL;
+		if (pln_write_path_error_unseen(estate))
+			return true;
+		index = index_open(wpath->unique_index, RowExclusiveLock);
+		evaluate_key(estate, query, index, values, isnull);
+		report->key = BuildIndexValueDescription(index, values, isnull);
+		index_close(index, RowExclusiveLock);
+		return true;
+	}
+
 	/* (the INSERT has locked the table, and locked its indexes while it ran) */
 	rel = table_open(wpath->relid, NoLock);
 	indexes = RelationGetIndexList(rel);
@@ -998,45 +1131,27 @@ sql_statement_error_callback(void *arg)
 	errcontext_msg("SQL statement \"%s\"", (const char *) arg);
 }
 
+/* Update the moving average of the runs that found a duplicate */
+static inline void
+note_outcome(PlnWritePath *wpath, bool duplicate)
+{
+	wpath->duplicate_rate = wpath->duplicate_rate * 0.875f +
+		(duplicate ? 0.125f : 0.0f);
+}
+
 /*
- * The statement's ON CONFLICT DO NOTHING form has run (SPI returned rc).
- * If it inserted its row, returns true: the statement is done (and the
- * block's frame stays marked, catching nothing more).  If it inserted
- * nothing, a duplicate was there: raises the unique_violation the plain
- * INSERT would have raised, with the same message, DETAIL, fields and
- * CONTEXT lines, for the block's handler to catch.  Returns false, after
- * passing the gate, in the one case where the duplicate cannot be named
- * here (see describe_duplicate): the caller then runs the plain INSERT,
- * in the block's subtransaction.
+ * Raise the unique_violation the plain INSERT would have raised, with the
+ * same message, DETAIL, fields and CONTEXT lines, for the block's handler
+ * to catch.  Nothing was written: the frame may catch again.
  */
-bool
-pln_write_path_conflict(PlnExecState *estate, PlnStmtExecSql *stmt)
+static pg_attribute_noreturn() void
+raise_duplicate(PlnExecState *estate, PlnStmtExecSql *stmt,
+				DuplicateReport *report)
 {
 	ErrorContextCallback errcallback;
-	DuplicateReport report;
-	MemoryContext oldcontext;
-	bool		named;
 
-	if (SPI_processed != 0)
-	{
-		/* (the lock stays, as a subtransaction's end would pass it on) */
-		stmt->wpath->took_lock = false;
-		return true;
-	}
-
-	SPI_freetuptable(SPI_tuptable);
-	oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
-	named = describe_duplicate(estate, stmt, &report);
-	MemoryContextSwitchTo(oldcontext);
-
-	/* nothing was written: the frame may catch again */
 	release_table_lock(stmt->wpath);
 	pln_end_unprotected_write(estate);
-	if (!named)
-	{
-		pln_allow_impure(estate, PLN_IMPURE_STATEMENT);
-		return false;
-	}
 
 	/* (as the call's own line, not built when nobody will see it) */
 	if (!pln_error_context_unseen(estate, ERRCODE_UNIQUE_VIOLATION))
@@ -1050,12 +1165,190 @@ pln_write_path_conflict(PlnExecState *estate, PlnStmtExecSql *stmt)
 	ereport_domain(ERROR, PG_TEXTDOMAIN("postgres"),
 				   (errcode(ERRCODE_UNIQUE_VIOLATION),
 					errmsg("duplicate key value violates unique constraint \"%s\"",
-						   report.index_name),
-					report.key ? errdetail("Key %s already exists.", report.key) : 0,
-					err_generic_string(PG_DIAG_SCHEMA_NAME, report.schema_name),
-					err_generic_string(PG_DIAG_TABLE_NAME, report.table_name),
-					err_generic_string(PG_DIAG_CONSTRAINT_NAME, report.index_name)));
+						   report->index_name),
+					report->key ? errdetail("Key %s already exists.", report->key) : 0,
+					err_generic_string(PG_DIAG_SCHEMA_NAME, report->schema_name),
+					err_generic_string(PG_DIAG_TABLE_NAME, report->table_name),
+					err_generic_string(PG_DIAG_CONSTRAINT_NAME, report->index_name)));
 	pg_unreachable();
+}
+
+/*
+ * The statement's ON CONFLICT DO NOTHING form has run (SPI returned rc).
+ * If it inserted its row, returns true: the statement is done (and the
+ * block's frame stays marked, catching nothing more).  If it inserted
+ * nothing, a duplicate was there: raises the unique_violation the plain
+ * INSERT would have raised.  Returns false, after passing the gate, in
+ * the one case where the duplicate cannot be named here (see
+ * describe_duplicate): the caller then runs the plain INSERT, in the
+ * block's subtransaction.
+ */
+bool
+pln_write_path_conflict(PlnExecState *estate, PlnStmtExecSql *stmt)
+{
+	DuplicateReport report;
+	MemoryContext oldcontext;
+	bool		named;
+
+	note_outcome(stmt->wpath, SPI_processed == 0);
+	if (SPI_processed != 0)
+	{
+		/* (the lock stays, as a subtransaction's end would pass it on) */
+		stmt->wpath->took_lock = false;
+		return true;
+	}
+
+	SPI_freetuptable(SPI_tuptable);
+	oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
+	named = describe_duplicate(estate, stmt, &report);
+	MemoryContextSwitchTo(oldcontext);
+	if (named)
+		raise_duplicate(estate, stmt, &report);
+
+	release_table_lock(stmt->wpath);
+	pln_end_unprotected_write(estate);
+	pln_allow_impure(estate, PLN_IMPURE_STATEMENT);
+	return false;
+}
+
+/*
+ * Before the statement runs: is a committed row with the same key there
+ * already?  Then the plain INSERT would certainly fail on it, and running
+ * the ON CONFLICT form only to learn that costs most of what a duplicate
+ * costs.  The plain INSERT evaluates its values, checks NOT NULL and then
+ * finds the duplicate in the index; this does the same, in that order, and
+ * answers only when the outcome is certain:
+ *
+ * - the values are immutable expressions of constants and the function's
+ *   variables (so evaluating them here and, when the statement runs after
+ *   all, there gives the same values and the same errors, which carry the
+ *   statement's CONTEXT line as they would), the table has no CHECK
+ *   constraints and no generated columns (wpath->probe_ok);
+ * - every NOT NULL column gets a value, and the key has no NULL;
+ * - the user may insert into the table (and select from it, for
+ *   RETURNING), as the executor checks first; no executor hook is
+ *   installed, which would see the statement (pg_stat_statements,
+ *   auditing: a failing INSERT starts the executor before it fails);
+ * - the index finds a row with the key that is committed or the
+ *   transaction's own, with no deletion in progress (what the executor's
+ *   check would also see, with the same dirty snapshot: anything still in
+ *   progress is left to it, which waits).
+ *
+ * Allocates in the expression context's scratch memory.
+ */
+static bool
+duplicate_already_there(PlnExecState *estate, PlnStmtExecSql *stmt,
+						DuplicateReport *report)
+{
+	PlnWritePath *wpath = stmt->wpath;
+	CachedPlanSource *plansource = the_plan_source(wpath->expr->plan);
+	ExprContext *econtext = estate->eval_econtext;
+	ErrorContextCallback errcallback;
+	Query	   *query = linitial_node(Query, plansource->query_list);
+	Relation	rel;
+	TupleDesc	tupdesc;
+	Datum	   *values;
+	bool	   *isnull;
+	Datum		keyvalues[INDEX_MAX_KEYS];
+	bool		keynulls[INDEX_MAX_KEYS];
+	ScanKeyData skeys[INDEX_MAX_KEYS];
+	SnapshotData dirty;
+	Relation	index;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	AclMode		needed;
+	ListCell   *lc;
+	bool		found = false;
+	int			i;
+
+	if (!wpath->probe_ok || ExecutorStart_hook || ExecutorRun_hook ||
+		ExecutorFinish_hook || ExecutorEnd_hook || ExecutorCheckPerms_hook)
+		return false;
+	needed = ACL_INSERT | (query->returningList != NIL ? ACL_SELECT : 0);
+	if (pg_class_aclmask(wpath->relid, GetUserId(), needed, ACLMASK_ALL) != needed)
+		return false;
+
+	/* the values, in the order the statement computes them */
+	rel = table_open(wpath->relid, NoLock);
+	tupdesc = RelationGetDescr(rel);
+	values = palloc0(sizeof(Datum) * (tupdesc->natts + 1));
+	isnull = palloc(sizeof(bool) * (tupdesc->natts + 1));
+	memset(isnull, true, sizeof(bool) * (tupdesc->natts + 1));
+
+	errcallback.callback = sql_statement_error_callback;
+	errcallback.arg = (void *) stmt->sqlstmt->query;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	econtext->ecxt_param_list_info = estate->paramLI;
+	foreach(lc, query->targetList)
+	{
+		TargetEntry *tle = (TargetEntry *) lfirst(lc);
+		Expr	   *expr;
+		ExprState  *state;
+
+		if (tle->resjunk || tle->resno < 1 || tle->resno > tupdesc->natts)
+			continue;
+		expr = expression_planner((Expr *) copyObject(tle->expr));
+		state = ExecInitExprWithParams(expr, estate->paramLI);
+		values[tle->resno] = ExecEvalExpr(state, econtext, &isnull[tle->resno]);
+	}
+	econtext->ecxt_param_list_info = NULL;
+	error_context_stack = errcallback.previous;
+
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+		if (!att->attisdropped && att->attnotnull && isnull[i + 1])
+		{
+			/* the statement raises not_null_violation itself */
+			table_close(rel, NoLock);
+			return false;
+		}
+	}
+	for (i = 0; i < wpath->nkeys; i++)
+	{
+		keyvalues[i] = values[wpath->key_attnums[i]];
+		keynulls[i] = isnull[wpath->key_attnums[i]];
+		if (keynulls[i])
+		{
+			table_close(rel, NoLock);
+			return false;
+		}
+		ScanKeyEntryInitialize(&skeys[i], 0, i + 1, BTEqualStrategyNumber,
+							   InvalidOid, wpath->key_collations[i],
+							   wpath->key_eqprocs[i], keyvalues[i]);
+	}
+
+	/* (locked as the statement locks it, only while it looks) */
+	index = index_open(wpath->unique_index, RowExclusiveLock);
+	InitDirtySnapshot(dirty);
+	slot = table_slot_create(rel, NULL);
+	scan = index_beginscan(rel, index, &dirty, wpath->nkeys, 0);
+	index_rescan(scan, skeys, wpath->nkeys, NULL, 0);
+	while (index_getnext_slot(scan, ForwardScanDirection, slot))
+	{
+		/* in progress: leave it to the statement, which waits */
+		if (TransactionIdIsValid(dirty.xmin) || TransactionIdIsValid(dirty.xmax) ||
+			dirty.speculativeToken != 0)
+			break;
+		found = true;
+		break;
+	}
+	index_endscan(scan);
+	ExecDropSingleTupleTableSlot(slot);
+
+	if (found)
+	{
+		report->index_name = wpath->index_name;
+		report->table_name = wpath->table_name;
+		report->schema_name = wpath->schema_name;
+		report->key = pln_write_path_error_unseen(estate) ? NULL :
+			BuildIndexValueDescription(index, keyvalues, keynulls);
+	}
+	index_close(index, RowExclusiveLock);
+	table_close(rel, NoLock);
+	return found;
 }
 
 /* ----------

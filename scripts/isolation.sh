@@ -4,7 +4,7 @@
 #
 # Usage: bash scripts/isolation.sh [--running] [NAME | PATH.spec ...]
 #        (NAME = isolation/specs/NAME.spec; default all of those; a path
-#        names a spec elsewhere, such as isolation/pending/NAME.spec, whose
+#        names a spec elsewhere, such as /tmp/NAME.spec, whose
 #        expected output is NAME.out next to it)
 #
 # Each spec is written with the placeholder @LANG@ for the language of its

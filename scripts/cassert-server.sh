@@ -34,8 +34,9 @@ JOBS=${PLN_CASSERT_JOBS:-2}
 CONFIGURE_FLAGS=(--enable-cassert --enable-debug --disable-rpath --with-icu
 	--without-readline --with-zlib)
 # The contrib modules the test suite uses (write_path_keys: citext;
-# write_path_tables: file_fdw), built and installed with the server.
-CONTRIB=(citext file_fdw)
+# write_path_tables: file_fdw and btree_gist), built and installed with the
+# server.
+CONTRIB=(citext file_fdw btree_gist)
 RECIPE="${CONFIGURE_FLAGS[*]} contrib: ${CONTRIB[*]}"
 
 log() { printf 'cassert-server: %s\n' "$*" >&2; }

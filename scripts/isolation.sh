@@ -2,8 +2,10 @@
 # Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # scripts/isolation.sh: concurrency tests with PostgreSQL's isolation tester.
 #
-# Usage: bash scripts/isolation.sh [--running] [NAME...]
-#        (NAME = isolation/specs/NAME.spec; default all)
+# Usage: bash scripts/isolation.sh [--running] [NAME | PATH.spec ...]
+#        (NAME = isolation/specs/NAME.spec; default all of those; a path
+#        names a spec elsewhere, such as /tmp/NAME.spec, whose
+#        expected output is NAME.out next to it)
 #
 # Each spec is written with the placeholder @LANG@ for the language of its
 # functions.  It runs twice, in a fresh database with CREATE EXTENSION
@@ -38,16 +40,30 @@ if [ "${1:-}" = --running ]; then
 	shift
 fi
 
+# specs: the spec files; expected file of each: isolation/expected/NAME.out
+# for isolation/specs/, NAME.out beside the spec for any other directory
 specs=()
 if [ $# -gt 0 ]; then
 	for arg in "$@"; do
-		specs+=("$(basename "$arg" .spec)")
+		case $arg in
+		*.spec) specs+=("$arg") ;;
+		*) specs+=("isolation/specs/$arg.spec") ;;
+		esac
 	done
 else
 	for f in isolation/specs/*.spec; do
-		[ -f "$f" ] && specs+=("$(basename "$f" .spec)")
+		[ -f "$f" ] && specs+=("$f")
 	done
 fi
+expected_of() {
+	local dir
+	dir=$(dirname "$1")
+	if [ "$dir" = isolation/specs ]; then
+		echo "isolation/expected/$(basename "$1" .spec).out"
+	else
+		echo "$dir/$(basename "$1" .spec).out"
+	fi
+}
 
 finish() {
 	[ "$running" = 1 ] || pln_cluster_stop
@@ -69,13 +85,15 @@ if [ ! -x "$isolationtester" ]; then
 fi
 mkdir -p "$out" || finish 0 1
 
-# run_spec NAME LANG: run the spec with @LANG@ = LANG in a fresh database;
-# the output lands in $out/NAME.LANG.out.  Returns non-zero when the
-# database could not be made or the tester failed or timed out.
+# run_spec FILE LANG: run the spec FILE with @LANG@ = LANG in a fresh
+# database; the output lands in $out/NAME.LANG.out.  Returns non-zero when
+# the database could not be made or the tester failed or timed out.
 run_spec() {
-	local name=$1 lang=$2 db="isolation_$1"
+	local name db lang=$2
+	name=$(basename "$1" .spec)
+	db="isolation_$name"
 	local spec=$out/$name.$lang.spec
-	sed -e "s/@LANG@/$lang/g" "isolation/specs/$name.spec" >"$spec" || return 1
+	sed -e "s/@LANG@/$lang/g" "$1" >"$spec" || return 1
 	pln_wait_ready &&
 		{ timeout "$PLN_TIMEOUT" dropdb --if-exists --force "$db" >/dev/null 2>&1 || true; } &&
 		timeout "$PLN_TIMEOUT" createdb -T template0 "$db" &&
@@ -92,9 +110,11 @@ run_spec() {
 
 passed=0 failed=0
 diffs=()
-for name in "${specs[@]}"; do
-	if [ ! -f "isolation/specs/$name.spec" ]; then
-		echo "FAIL  isolation/$name  (no such spec: isolation/specs/$name.spec)"
+for file in "${specs[@]}"; do
+	name=$(basename "$file" .spec)
+	expected_file=$(expected_of "$file")
+	if [ ! -f "$file" ]; then
+		echo "FAIL  isolation/$name  (no such spec: $file)"
 		failed=$((failed + 1))
 		continue
 	fi
@@ -102,7 +122,7 @@ for name in "${specs[@]}"; do
 	rm -f "$out/$name.diff" "$out/$name.langs.diff"
 	status=""
 	for lang in plpgsql plnimble; do
-		if ! run_spec "$name" "$lang"; then
+		if ! run_spec "$file" "$lang"; then
 			status="${status:+$status, }$lang run failed"
 		fi
 	done
@@ -118,11 +138,11 @@ for name in "${specs[@]}"; do
 		diffs+=("$name: PL/pgSQL vs plnimble|$out/$name.langs.diff")
 	fi
 	# PL/pgSQL against the committed expected output
-	if [ ! -f "isolation/expected/$name.out" ]; then
-		cp "$out/$name.plpgsql.out" "isolation/expected/$name.out"
-		expected="no expected output, wrote isolation/expected/$name.out"
+	if [ ! -f "$expected_file" ]; then
+		cp "$out/$name.plpgsql.out" "$expected_file"
+		expected="no expected output, wrote $expected_file"
 		status="${status:+$status, }new expected file"
-	elif diff -u "isolation/expected/$name.out" "$out/$name.plpgsql.out" >"$out/$name.diff"; then
+	elif diff -u "$expected_file" "$out/$name.plpgsql.out" >"$out/$name.diff"; then
 		expected="expected ok"
 		rm -f "$out/$name.diff"
 	else

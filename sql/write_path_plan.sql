@@ -297,6 +297,15 @@ CREATE TRIGGER wp_alter_t BEFORE INSERT ON wp_alter FOR EACH ROW EXECUTE FUNCTIO
 SELECT * FROM wp_run('wp_alter_ins');
 DROP TRIGGER wp_alter_t ON wp_alter;
 SELECT * FROM wp_run('wp_alter_ins');
+-- the table dropped and made again (another OID), with a trigger, then
+-- without
+DROP TABLE wp_alter;
+CREATE TABLE wp_alter (k int PRIMARY KEY, v text);
+CREATE TRIGGER wp_alter_t BEFORE INSERT ON wp_alter FOR EACH ROW EXECUTE FUNCTION wp_trig_fn();
+SELECT * FROM wp_run('wp_alter_ins');
+DROP TABLE wp_alter;
+CREATE TABLE wp_alter (k int PRIMARY KEY, v text);
+SELECT * FROM wp_run('wp_alter_ins');
 
 -- run-time conditions: the isolation level, lazy savepoints off, a
 -- read-only transaction
@@ -319,8 +328,9 @@ SELECT * FROM wp_run('wp_yes');
 RESET plnimble.write_path;
 SELECT * FROM wp_run('wp_yes');
 
--- inside a block that catches more, that block takes its subtransaction
--- (and undoes the inner insert when it catches), the inner one does not
+-- inside a block that catches more, both take their subtransactions (no
+-- write path with a subtransaction open), and the outer one undoes the
+-- inner insert when it catches
 TRUNCATE wp_t;
 CREATE FUNCTION wp_nested(n int) RETURNS text LANGUAGE plnimble AS $$
 BEGIN

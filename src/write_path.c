@@ -219,21 +219,28 @@ block_why_not(PlnStmtBlock *block, PlnStmtExecSql **insert)
 
 /*
  * Mark the INSERTs that may take the write path: each is the last
- * statement of a block whose handlers catch only unique_violation.  Walks
- * the tree without recursing, as pln_stack_check_points does.  Allocates
- * in the current memory context (the function's).
+ * statement of a block whose handlers catch only unique_violation, and
+ * that block is not in the protected part of another block with handlers
+ * of the same function (whose subtransaction would be open: see
+ * pln_write_path_plan).  Walks the tree without recursing, as
+ * pln_stack_check_points does; each pending list carries whether it is
+ * inside such a protected part.  Allocates in the current memory context
+ * (the function's).
  */
 void
 pln_write_path_mark(PlnFunction *func)
 {
 	List	   *pending = list_make1(list_make1(func->action));
+	List	   *protected = list_make1_int(0);
 
 	while (pending != NIL)
 	{
 		List	   *stmts = (List *) llast(pending);
+		bool		inside = llast_int(protected) != 0;
 		ListCell   *lc;
 
 		pending = list_delete_last(pending);
+		protected = list_delete_last(protected);
 		foreach(lc, stmts)
 		{
 			PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
@@ -242,17 +249,31 @@ pln_write_path_mark(PlnFunction *func)
 			if (stmt->cmd_type == PLN_STMT_BLOCK &&
 				((PlnStmtBlock *) stmt)->exceptions != NULL)
 			{
+				PlnStmtBlock *block = (PlnStmtBlock *) stmt;
 				PlnStmtExecSql *insert;
 
-				if (block_why_not((PlnStmtBlock *) stmt, &insert) == NULL)
+				if (!inside && block_why_not(block, &insert) == NULL)
 				{
 					insert->write_path = PLN_WRITE_PATH_CANDIDATE;
 					insert->wpath = palloc0(sizeof(PlnWritePath));
-					insert->wpath->block = (PlnStmtBlock *) stmt;
+					insert->wpath->block = block;
 				}
+				/* its body is protected; its handlers run outside it */
+				pending = lappend(pending, block->body);
+				protected = lappend_int(protected, 1);
+				foreach(b, block->exceptions->actions)
+				{
+					pending = lappend(pending,
+									  ((PlnExceptionAction *) lfirst(b))->action);
+					protected = lappend_int(protected, inside);
+				}
+				continue;
 			}
 			foreach(b, pln_stmt_nested_bodies(stmt))
+			{
 				pending = lappend(pending, lfirst(b));
+				protected = lappend_int(protected, inside);
+			}
 		}
 	}
 }
@@ -908,16 +929,33 @@ may_write_now(PlnExecState *estate, PlnStmtExecSql *stmt)
 {
 	PlnWritePath *wpath = stmt->wpath;
 
+	Oid			locked;
+
 	if (wpath->query_why_not != NULL)
 		return false;
-	wpath->took_lock = !holds_row_exclusive_lock(wpath->relid);
+	locked = wpath->relid;
+	wpath->took_lock = !holds_row_exclusive_lock(locked);
 	if (wpath->took_lock)
-		LockRelationOid(wpath->relid, RowExclusiveLock);
+		LockRelationOid(locked, RowExclusiveLock);
 
 	/* (an invalidation processed just now, or earlier in the transaction) */
 	if (!SPI_plan_is_valid(wpath->expr->plan))
 	{
 		refresh_write_plan(estate, stmt);
+
+		/*
+		 * The statement may name another table now (one dropped and made
+		 * again): not locked by us, so not this time.
+		 */
+		if (wpath->relid != locked)
+		{
+			Oid			now = wpath->relid;
+
+			wpath->relid = locked;
+			release_table_lock(wpath);
+			wpath->relid = now;
+			return false;
+		}
 		if (stmt->write_path != PLN_WRITE_PATH_READY ||
 			wpath->query_why_not != NULL ||
 			!SPI_plan_is_valid(wpath->expr->plan))
@@ -955,7 +993,19 @@ pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 {
 	PlnSavepointFrame *frame = estate->sp_top;
 
+	/* (a run that ended in an error left it as it was) */
+	stmt->wpath->took_lock = false;
+
+	/*
+	 * No subtransaction may be open (a SAVEPOINT, a block of a caller, a
+	 * block around this one): the row would belong to it, where PL/pgSQL's
+	 * belongs to the block's own subtransaction, committed into it, and a
+	 * concurrent inserter of the same key waits for the one or the other
+	 * differently (for the top-level transaction under PL/pgSQL, so it
+	 * keeps waiting when the enclosing subtransaction is rolled back).
+	 */
 	if (pln_write_path && frame != NULL && !frame->materialized &&
+		frame->outer == NULL && GetCurrentTransactionNestLevel() == 1 &&
 		frame->block == stmt->wpath->block &&
 		XactIsoLevel == XACT_READ_COMMITTED && !XactReadOnly &&
 		!estate->readonly_func)
@@ -981,9 +1031,22 @@ pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 			duplicate = false;
 			if (stmt->wpath->duplicate_rate > 0.3)
 			{
-				oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
+				/*
+				 * (in memory of its own: a lookup that finds nothing is
+				 * followed by the statement, not by a catch that would
+				 * reset the scratch memory; one that finds the duplicate
+				 * leaves it to the catch's reset of its parent)
+				 */
+				MemoryContext lookup_cxt =
+					AllocSetContextCreate(estate->eval_econtext->ecxt_per_tuple_memory,
+										  "PL/nimble duplicate lookup",
+										  ALLOCSET_SMALL_SIZES);
+
+				oldcontext = MemoryContextSwitchTo(lookup_cxt);
 				duplicate = duplicate_already_there(estate, stmt, &report);
 				MemoryContextSwitchTo(oldcontext);
+				if (!duplicate)
+					MemoryContextDelete(lookup_cxt);
 			}
 			if (duplicate)
 			{
@@ -1372,6 +1435,8 @@ block_why_not_now(PlnExecState *estate, PlnStmtBlock *block)
 
 	if (why != NULL)
 		return pstrdup(why);
+	if (insert->wpath == NULL)
+		return pstrdup("it is inside another block with an EXCEPTION clause");
 	if (insert->write_path == PLN_WRITE_PATH_CANDIDATE)
 		refresh_write_plan(estate, insert);
 	wpath = insert->wpath;
@@ -1397,7 +1462,7 @@ pln_write_path_block_status(PlnExecState *estate, PlnStmtBlock *block)
 
 	if (why != NULL)
 		return psprintf("write path: no: %s", why);
-	return psprintf("write path: the INSERT at line %d runs without the savepoint (as ON CONFLICT DO NOTHING) in READ COMMITTED",
+	return psprintf("write path: the INSERT at line %d runs without the savepoint (as ON CONFLICT DO NOTHING) in READ COMMITTED, with no subtransaction open",
 					((PlnStmt *) llast(block->body))->lineno);
 }
 

@@ -255,6 +255,13 @@ def compare(mode, o_steps, n_steps):
         hang_o = any(k == "error" and dict(v).get("sqlstate") == "57014" for k, v in oe)
         hang_n = any(k == "error" and dict(v).get("sqlstate") == "57014" for k, v in ne)
         if hang_n and not hang_o:
+            if any(k == "error" and dict(v).get("sqlstate") == "54001" for k, v in oe):
+                # PL/pgSQL stopped an endless recursion at the stack limit;
+                # plnimble, whose frames are smaller, gets deeper (F8), and
+                # with a notice per level, each carrying a CONTEXT line per
+                # level, its output grows with the square of the depth
+                return "%s/%s: error 54001 stack depth limit reached at another depth (plnimble timed out first)" % (
+                    mode, label)
             return "hang: %s/%s" % (mode, label)
         if hang_n and hang_o:
             # both ran into statement_timeout: where the cancel lands (its

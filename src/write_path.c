@@ -1071,6 +1071,26 @@ pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 
 
 /*
+ * Evaluate the expression of a target list entry of the statement's query
+ * (immutable, or the statement does not qualify: table_why_not,
+ * targets_immutable), with the function's variables, in the current memory
+ * context.
+ */
+static Datum
+evaluate_target(PlnExecState *estate, TargetEntry *tle, bool *isnull)
+{
+	ExprContext *econtext = estate->eval_econtext;
+	Expr	   *expr = expression_planner((Expr *) copyObject(tle->expr));
+	ExprState  *state = ExecInitExprWithParams(expr, estate->paramLI);
+	Datum		value;
+
+	econtext->ecxt_param_list_info = estate->paramLI;
+	value = ExecEvalExpr(state, econtext, isnull);
+	econtext->ecxt_param_list_info = NULL;
+	return value;
+}
+
+/*
  * Compute the values of the duplicate key, as the INSERT computed them:
  * the key columns' expressions are immutable functions of constants and
  * the function's variables (table_why_not), which have not changed since.
@@ -1079,20 +1099,12 @@ static void
 evaluate_key(PlnExecState *estate, Query *query, Relation index,
 			 Datum *values, bool *isnull)
 {
-	ExprContext *econtext = estate->eval_econtext;
 	int			i;
 
-	econtext->ecxt_param_list_info = estate->paramLI;
 	for (i = 0; i < index->rd_index->indnkeyatts; i++)
-	{
-		TargetEntry *tle = column_entry(query,
-										index->rd_index->indkey.values[i]);
-		Expr	   *expr = expression_planner((Expr *) copyObject(tle->expr));
-		ExprState  *state = ExecInitExprWithParams(expr, estate->paramLI);
-
-		values[i] = ExecEvalExpr(state, econtext, &isnull[i]);
-	}
-	econtext->ecxt_param_list_info = NULL;
+		values[i] = evaluate_target(estate,
+									column_entry(query, index->rd_index->indkey.values[i]),
+									&isnull[i]);
 }
 
 /*
@@ -1305,7 +1317,6 @@ duplicate_already_there(PlnExecState *estate, PlnStmtExecSql *stmt,
 {
 	PlnWritePath *wpath = stmt->wpath;
 	CachedPlanSource *plansource = the_plan_source(wpath->expr->plan);
-	ExprContext *econtext = estate->eval_econtext;
 	ErrorContextCallback errcallback;
 	Query	   *query = linitial_node(Query, plansource->query_list);
 	Relation	rel;
@@ -1342,20 +1353,14 @@ duplicate_already_there(PlnExecState *estate, PlnStmtExecSql *stmt,
 	errcallback.arg = (void *) stmt->sqlstmt->query;
 	errcallback.previous = error_context_stack;
 	error_context_stack = &errcallback;
-	econtext->ecxt_param_list_info = estate->paramLI;
 	foreach(lc, query->targetList)
 	{
 		TargetEntry *tle = (TargetEntry *) lfirst(lc);
-		Expr	   *expr;
-		ExprState  *state;
 
 		if (tle->resjunk || tle->resno < 1 || tle->resno > tupdesc->natts)
 			continue;
-		expr = expression_planner((Expr *) copyObject(tle->expr));
-		state = ExecInitExprWithParams(expr, estate->paramLI);
-		values[tle->resno] = ExecEvalExpr(state, econtext, &isnull[tle->resno]);
+		values[tle->resno] = evaluate_target(estate, tle, &isnull[tle->resno]);
 	}
-	econtext->ecxt_param_list_info = NULL;
 	error_context_stack = errcallback.previous;
 
 	for (i = 0; i < tupdesc->natts; i++)

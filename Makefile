@@ -33,6 +33,7 @@ OBJS = \
 	src/raise.o \
 	src/savepoint.o \
 	src/write_path.o \
+	src/write_direct.o \
 	src/purity.o \
 	src/text_append.o \
 	src/snapshots.o \

@@ -299,6 +299,14 @@ exec_insert_on_write_path(PlnExecState *estate, PlnStmtExecSql *stmt,
 
 	if (plan != NULL)
 	{
+		/* below the executor when it can (raises the duplicate's error) */
+		if (pln_write_path_direct(estate, stmt))
+		{
+			/* what SPI leaves behind after one row INSERTed */
+			SPI_processed = 1;
+			SPI_tuptable = NULL;
+			return SPI_OK_INSERT;
+		}
 		rc = SPI_execute_plan_with_paramlist(plan, estate->paramLI, false,
 											 maxrows);
 		pln_forget_plan_checks();

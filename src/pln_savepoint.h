@@ -242,11 +242,57 @@ extern SPIPlanPtr pln_write_path_plan(PlnExecState *estate,
 									  PlnStmtExecSql *stmt);
 extern bool pln_write_path_conflict(PlnExecState *estate,
 									PlnStmtExecSql *stmt);
+extern bool pln_write_path_direct(PlnExecState *estate,
+								  PlnStmtExecSql *stmt);
 extern void pln_write_path_init(void);
 extern char *pln_write_path_block_status(PlnExecState *estate,
 										 PlnStmtBlock *block);
 extern bool pln_write_path_block_qualifies(PlnExecState *estate,
 										   PlnStmtBlock *block);
+
+/* write_direct.c */
+typedef enum PlnDirectOutcome
+{
+	PLN_DIRECT_NOT_TAKEN,		/* nothing ran: run the statement via SPI */
+	PLN_DIRECT_INSERTED,		/* the row is in */
+	PLN_DIRECT_DUPLICATE		/* nothing written: the key is there */
+} PlnDirectOutcome;
+
+/*
+ * The compiled expressions of an INSERT's values, kept by the statement
+ * for the next run while its plan and the transaction are the same.
+ */
+typedef struct PlnDirectValues
+{
+	MemoryContext cxt;			/* where they live, or NULL */
+	CachedPlanSource *plansource;	/* the plan they were built for */
+	int			generation;
+	LocalTransactionId lxid;
+	ExprState **states;			/* one per column */
+} PlnDirectValues;
+
+/* What pln_insert_directly needs to know of the write path's checks */
+typedef struct PlnDirectTarget
+{
+	Oid			relid;			/* the table */
+	Oid			unique_index;	/* its one unique index */
+	const Oid  *key_eqprocs;	/* the key columns' equality functions, or
+								 * NULL if unknown */
+	const Oid  *key_collations;
+	PlnDirectValues *values;	/* the cache of compiled values */
+	MemoryContext values_parent;	/* for the cache's memory */
+} PlnDirectTarget;
+
+extern bool pln_may_insert_directly(void);
+extern bool pln_index_fails_as_plain_insert(Relation index, bool unique);
+extern bool pln_row_cannot_be_too_big(TupleDesc desc);
+extern void pln_forget_direct_values(PlnDirectValues *values);
+extern PlnDirectOutcome pln_insert_directly(SPIPlanPtr plan,
+											ParamListInfo params,
+											PlnDirectTarget *target,
+											const char *query,
+											bool look_first,
+											bool want_key, char **key);
 
 /* funcs.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_stats(PG_FUNCTION_ARGS);

@@ -125,6 +125,8 @@ typedef struct PlnWritePath
 	char	   *table_name;		/* for the error (valid with the check) */
 	char	   *schema_name;
 	bool		took_lock;		/* did this run lock the table first? */
+	bool		key_procs_ok;	/* key_eqprocs found (with the check) */
+	PlnDirectValues direct_values;	/* for write_direct.c */
 } PlnWritePath;
 
 /* What names the duplicate in the error: see describe_duplicate */
@@ -593,15 +595,39 @@ table_why_not(PlnWritePath *wpath, Query *query, LOCKMODE lockmode)
 		}
 		ReleaseSysCache(tuple);
 	}
-	list_free(indexes);
 	if (why == NULL && nunique == 0)
 		why = "it has no unique index";
 
+	/*
+	 * The plain INSERT writes the heap tuple and then the index entries,
+	 * and fails at the unique index; ON CONFLICT's check and the speculative
+	 * insertion see the duplicate before the heap tuple, before or without
+	 * stopping at the indexes written after it.  Only where none of those
+	 * can fail by itself do both fail the same way (write_direct.c).  (The
+	 * index is locked only while it is looked at, as the INSERT locks it.)
+	 */
+	if (why == NULL && !pln_row_cannot_be_too_big(RelationGetDescr(rel)))
+		why = "its rows may be too big for a page or stored unTOASTed";
+	foreach(lc, indexes)
+	{
+		Relation	index;
+		bool		ok;
+
+		if (why != NULL)
+			break;
+		index = index_open(lfirst_oid(lc), RowExclusiveLock);
+		ok = pln_index_fails_as_plain_insert(index,
+											 lfirst_oid(lc) == wpath->unique_index);
+		index_close(index, RowExclusiveLock);
+		if (!ok)
+			why = "it has an index whose entries could fail to be written (not a B-tree on columns of fixed size)";
+	}
+	list_free(indexes);
+
 	/* what looking for a duplicate first needs (duplicate_already_there) */
-	wpath->probe_ok = false;
-	if (why == NULL && wpath->targets_immutable &&
-		(constr == NULL || (constr->num_check == 0 && !constr->has_generated_stored)))
-		wpath->probe_ok = key_equality_functions(wpath);
+	wpath->key_procs_ok = why == NULL && key_equality_functions(wpath);
+	wpath->probe_ok = wpath->key_procs_ok && wpath->targets_immutable &&
+		(constr == NULL || (constr->num_check == 0 && !constr->has_generated_stored));
 
 	table_close(rel, NoLock);
 	return why;
@@ -716,6 +742,9 @@ refresh_write_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 	MemoryContext oldcontext = CurrentMemoryContext;
 	ResourceOwner oldowner = CurrentResourceOwner;
 	const char *why = NULL;
+
+	/* (the values compiled for the plan this replaces) */
+	pln_forget_direct_values(&wpath->direct_values);
 
 	if (wpath->expr == NULL)
 	{
@@ -982,6 +1011,23 @@ may_write_now(PlnExecState *estate, PlnStmtExecSql *stmt)
 }
 
 /*
+ * Above this moving average of the runs that found a duplicate, looking
+ * for it first is worth it (see pln_write_path_plan).  Only speed depends
+ * on it.
+ */
+#define DUPLICATES_COMMON 0.3f
+
+/*
+ * Will pln_write_path_direct try to run the statement below the executor?
+ * (It looks for a duplicate first itself, where that is worth it.)
+ */
+static inline bool
+direct_may_run(PlnStmtExecSql *stmt)
+{
+	return !stmt->into && pln_may_insert_directly();
+}
+
+/*
  * The plan to run the statement with.  Its ON CONFLICT DO NOTHING form
  * when the write path may take it: then the innermost frame is marked for
  * the write (pln_begin_unprotected_write), and pln_write_path_conflict
@@ -1029,7 +1075,8 @@ pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 			 * finds one.  Only speed depends on this.
 			 */
 			duplicate = false;
-			if (stmt->wpath->duplicate_rate > 0.3)
+			if (stmt->wpath->duplicate_rate > DUPLICATES_COMMON &&
+				!direct_may_run(stmt))
 			{
 				/*
 				 * (in memory of its own: a lookup that finds nothing is
@@ -1284,6 +1331,68 @@ pln_write_path_conflict(PlnExecState *estate, PlnStmtExecSql *stmt)
 	pln_end_unprotected_write(estate);
 	pln_allow_impure(estate, PLN_IMPURE_STATEMENT);
 	return false;
+}
+
+/*
+ * Run the statement's ON CONFLICT DO NOTHING form below the executor
+ * (write_direct.c), which costs a fraction of running it through SPI.
+ * Returns true if its row was inserted; raises the unique_violation the
+ * plain INSERT would have raised if the key was there; returns false if
+ * it could not be run so (nothing ran), for the caller to run it through
+ * SPI.  RETURNING ... INTO runs through SPI.
+ */
+bool
+pln_write_path_direct(PlnExecState *estate, PlnStmtExecSql *stmt)
+{
+	PlnWritePath *wpath = stmt->wpath;
+	DuplicateReport report;
+	MemoryContext oldcontext;
+	PlnDirectOutcome outcome;
+	PlnDirectTarget target;
+	char	   *key = NULL;
+
+	if (!direct_may_run(stmt))
+		return false;
+
+	target.relid = wpath->relid;
+	target.unique_index = wpath->unique_index;
+	target.key_eqprocs = wpath->key_procs_ok ? wpath->key_eqprocs : NULL;
+	target.key_collations = wpath->key_collations;
+	target.values = &wpath->direct_values;
+	target.values_parent = stmt->sqlstmt->func->fn_cxt;
+
+	/* (the key's description in the scratch memory the catch resets) */
+	oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
+	outcome = pln_insert_directly(wpath->expr->plan, estate->paramLI,
+								  &target, stmt->sqlstmt->query,
+								  wpath->duplicate_rate > DUPLICATES_COMMON,
+								  !pln_write_path_error_unseen(estate), &key);
+	if (outcome == PLN_DIRECT_DUPLICATE)
+	{
+		/* (names read again if the table's cache entry changed meanwhile) */
+		if (wpath->table_epoch != pln_relcache_epoch)
+			remember_names(wpath);
+		report.index_name = wpath->index_name;
+		report.table_name = wpath->table_name;
+		report.schema_name = wpath->schema_name;
+		report.key = key;
+	}
+	MemoryContextSwitchTo(oldcontext);
+
+	switch (outcome)
+	{
+		case PLN_DIRECT_NOT_TAKEN:
+			return false;
+		case PLN_DIRECT_INSERTED:
+			note_outcome(wpath, false);
+			/* (the lock stays, as a subtransaction's end would pass it on) */
+			wpath->took_lock = false;
+			return true;
+		case PLN_DIRECT_DUPLICATE:
+			note_outcome(wpath, true);
+			raise_duplicate(estate, stmt, &report);
+	}
+	pg_unreachable();
 }
 
 /*

@@ -1,0 +1,106 @@
+-- write_path_direct: the write path's INSERT run below the executor
+-- (src/write_direct.c) must fail exactly as the plain INSERT fails, for
+-- the block of issue 18 (a single-row INSERT last in a block that catches
+-- only unique_violation).  The plain INSERT writes the heap tuple, then
+-- the index entries in index order, and stops at the unique index's
+-- duplicate; looking for the duplicate first or inserting speculatively
+-- would see it before the heap tuple, or go on past it.  Where the heap
+-- tuple or another index entry can fail by itself the outcomes differ, so
+-- such tables must not take the path.  Also: duplicates rare and common
+-- (the search before writing switched on and off), defaults and nextval
+-- evaluated once per attempt, NOT NULL and CHECK errors before the
+-- duplicate, a text key, FOUND and ROW_COUNT.
+
+CREATE FUNCTION ins_text(p_k int, p_t text) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    n int;
+BEGIN
+    BEGIN
+        INSERT INTO wd_order (k, t) VALUES (p_k, p_t);
+        GET DIAGNOSTICS n = ROW_COUNT;
+    EXCEPTION WHEN unique_violation THEN
+        RETURN 'duplicate ' || p_k || ' (' || SQLSTATE || ')';
+    END;
+    RETURN 'inserted ' || p_k || ', row_count ' || n || ', found ' || FOUND;
+END
+$$;
+
+-- 1. an index on a text column before the primary key: an entry too big
+-- for it fails before the duplicate is seen (not caught by the handler)
+CREATE TABLE wd_order (k int NOT NULL, t text);
+CREATE INDEX wd_order_t ON wd_order (t);
+ALTER TABLE wd_order ADD PRIMARY KEY (k);
+SELECT ins_text(1, 'a');
+SELECT ins_text(1, 'b');
+-- an incompressible value of 9000 bytes: too big for a B-tree entry
+SELECT ins_text(1, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 282) g));
+SELECT ins_text(2, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 282) g));
+SELECT k, length(t) FROM wd_order ORDER BY k;
+
+-- 2. the same index after the primary key: the duplicate comes first
+DROP TABLE wd_order;
+CREATE TABLE wd_order (k int PRIMARY KEY, t text);
+CREATE INDEX wd_order_t ON wd_order (t);
+SELECT ins_text(1, 'a');
+SELECT ins_text(1, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 282) g));
+SELECT ins_text(2, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 282) g));
+SELECT k, length(t) FROM wd_order ORDER BY k;
+
+-- 3. a column stored without TOAST: a row too big for a page
+DROP TABLE wd_order;
+CREATE TABLE wd_order (k int PRIMARY KEY, t text);
+ALTER TABLE wd_order ALTER COLUMN t SET STORAGE PLAIN;
+SELECT ins_text(1, 'a');
+SELECT ins_text(1, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 282) g));
+SELECT ins_text(3, repeat('x', 100));
+SELECT k, length(t) FROM wd_order ORDER BY k;
+
+-- 4. a text key; duplicates rare, then common, then rare again
+CREATE TABLE wd_text (name text PRIMARY KEY, n int NOT NULL DEFAULT 0,
+                      id bigint GENERATED ALWAYS AS IDENTITY,
+                      CHECK (n >= 0));
+CREATE FUNCTION ins_names(names text[], ns int[]) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    out text := '';
+BEGIN
+    FOR i IN 1..array_length(names, 1) LOOP
+        BEGIN
+            INSERT INTO wd_text (name, n) VALUES (names[i], ns[i]);
+            out := out || '+' || names[i];
+        EXCEPTION WHEN unique_violation THEN
+            out := out || ' dup:' || names[i];
+        END;
+    END LOOP;
+    RETURN out;
+END
+$$;
+SELECT ins_names(ARRAY['a','b','c','d','e','f','g','h'], ARRAY[1,1,1,1,1,1,1,1]);
+SELECT ins_names(ARRAY['a','a','b','b','c','c','i','d','d','j','e','e','f','k','g','g'],
+                 ARRAY[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]);
+SELECT ins_names(ARRAY['l','m','n','o','p','a','q'], ARRAY[1,1,1,1,1,1,1]);
+-- NOT NULL and CHECK fail before the duplicate is seen
+SELECT ins_names(ARRAY['a'], ARRAY[NULL::int]);
+SELECT ins_names(ARRAY['a'], ARRAY[-1]);
+SELECT ins_names(ARRAY['zz'], ARRAY[-1]);
+-- every attempt took one identity value, duplicate or not
+SELECT name, n, id FROM wd_text ORDER BY id;
+
+-- 5. a sequence default, evaluated once per attempt
+CREATE SEQUENCE wd_seq;
+CREATE TABLE wd_seqd (k int PRIMARY KEY, s bigint DEFAULT nextval('wd_seq'));
+CREATE FUNCTION ins_seq(n int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    dup int := 0;
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            INSERT INTO wd_seqd (k) VALUES (i / 3);
+        EXCEPTION WHEN unique_violation THEN
+            dup := dup + 1;
+        END;
+    END LOOP;
+    RETURN dup || ' duplicates, sequence at ' || currval('wd_seq');
+END
+$$;
+SELECT ins_seq(30);
+SELECT k, s FROM wd_seqd ORDER BY k;

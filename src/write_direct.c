@@ -1,0 +1,661 @@
+/*-------------------------------------------------------------------------
+ *
+ * write_direct.c
+ *	  The write path's INSERT run below the executor: the row formed and
+ *	  inserted speculatively, heap and index, by the executor's own parts.
+ *
+ * The write path (write_path.c) runs its INSERT as INSERT ... ON CONFLICT
+ * DO NOTHING.  Through SPI that form costs more than the subtransaction it
+ * spares: the executor is started and ended for one row, and before every
+ * write ON CONFLICT looks for a conflict in the unique index, a search of
+ * its own, only to keep a failing insertion from leaving a dead tuple
+ * behind.  This file runs the same planned statement without the executor
+ * machinery around its one row, and without that first search:
+ *
+ *	1. the statement's cached plan is fetched as SPI fetches it (a custom
+ *	   or the generic plan, the table locked); its shape is checked before
+ *	   anything runs: one row of values into the one table, nothing else;
+ *	2. the privileges are checked, the table and its indexes opened, as
+ *	   the executor does when it starts;
+ *	3. the values are computed from the plan's target list, the generated
+ *	   columns, NOT NULL and CHECK constraints checked, by the executor's
+ *	   functions, in its order;
+ *	4. the row is inserted speculatively, with the unique index told not to
+ *	   raise but to report a conflict (as ON CONFLICT does);
+ *	5. if it reports one, the row is killed (as ON CONFLICT does) and the
+ *	   executor's check for conflicts runs, which waits for a transaction
+ *	   still writing a conflicting row: no conflict left means the other
+ *	   transaction rolled back, and the insertion is tried again; a
+ *	   conflict left is the duplicate the plain INSERT would have failed on.
+ *
+ * So the outcome is the ON CONFLICT DO NOTHING form's, which write_path.c
+ * argues is the plain INSERT's.  A failed insertion leaves a dead heap
+ * tuple, as PL/pgSQL's rolled-back INSERT does; write_path.c looks for the
+ * key first when duplicates are common.
+ *
+ * What the executor would do besides, and why it is not needed here:
+ * statement triggers, after-row triggers, row-level security, partition
+ * routing, RETURNING, foreign tables and views are excluded by the path's
+ * conditions; the executor's hooks would see the statement, so with any
+ * hook installed (pg_stat_statements, auditing, auto_explain) the
+ * statement runs through SPI instead; SPI's snapshot and command counter
+ * handling is repeated here as it is.
+ *
+ * Copyright (c) 2026, the plnimble developers.
+ * Licensed under the PostgreSQL License; see the LICENSE file.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "access/heaptoast.h"
+#include "access/detoast.h"
+#include "storage/proc.h"
+#include "access/relscan.h"
+#include "access/stratnum.h"
+#include "catalog/index.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_type.h"
+#include "utils/lsyscache.h"
+#include "executor/executor.h"
+#include "executor/nodeModifyTable.h"
+#include "miscadmin.h"
+#include "nodes/plannodes.h"
+#include "parser/parsetree.h"
+#include "storage/lmgr.h"
+#include "tcop/pquery.h"
+#include "utils/memutils.h"
+#include "utils/plancache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "plnimble.h"
+
+/* What one run has open, for closing it on every way out but an error */
+typedef struct DirectInsert
+{
+	CachedPlan *cplan;
+	EState	   *estate;
+	ResultRelInfo *rinfo;
+	TupleTableSlot *slot;
+	bool		snapshot_pushed;
+} DirectInsert;
+
+/* The statement's CONTEXT line, as SPI adds it to its statements' errors */
+static void
+direct_insert_error_callback(void *arg)
+{
+	const char *query = (const char *) arg;
+	int			position = geterrposition();
+
+	/* a position points into the statement, not into the function */
+	if (position > 0)
+	{
+		errposition(0);
+		internalerrposition(position);
+		internalerrquery(query);
+	}
+	else
+		errcontext("SQL statement \"%s\"", query);
+}
+
+/*
+ * Is the plan the one-row INSERT the direct insertion knows how to run?
+ * The ON CONFLICT DO NOTHING form of a single-row INSERT ... VALUES into
+ * relid, without RETURNING: a ModifyTable over a Result that only computes
+ * its target list, whose entries are the table's columns, in order (that
+ * there is one for each is checked when the table is open).
+ */
+static bool
+plan_is_one_row_insert(PlannedStmt *pstmt, Oid relid)
+{
+	ModifyTable *mt;
+	Result	   *values;
+	ListCell   *lc;
+	AttrNumber	attnum = 0;
+
+	/*
+	 * (There are executor parameters, the ModifyTable's own for rechecking
+	 * rows, but without subplans nothing computes or reads them.)
+	 */
+	if (pstmt->commandType != CMD_INSERT || pstmt->hasReturning ||
+		pstmt->hasModifyingCTE || pstmt->utilityStmt != NULL ||
+		pstmt->subplans != NIL || pstmt->rowMarks != NIL ||
+		!IsA(pstmt->planTree, ModifyTable))
+		return false;
+	mt = (ModifyTable *) pstmt->planTree;
+	if (mt->operation != CMD_INSERT || mt->onConflictAction != ONCONFLICT_NOTHING ||
+		list_length(mt->resultRelations) != 1 || mt->returningLists != NIL ||
+		mt->withCheckOptionLists != NIL || mt->rootRelation != 0 ||
+		mt->plan.initPlan != NIL || mt->plan.qual != NIL ||
+		mt->plan.righttree != NULL ||
+		rt_fetch(linitial_int(mt->resultRelations), pstmt->rtable)->relid != relid)
+		return false;
+	if (mt->plan.lefttree == NULL || !IsA(mt->plan.lefttree, Result))
+		return false;
+	values = (Result *) mt->plan.lefttree;
+	if (values->plan.lefttree != NULL || values->plan.righttree != NULL ||
+		values->resconstantqual != NULL || values->plan.qual != NIL ||
+		values->plan.initPlan != NIL)
+		return false;
+	foreach(lc, values->plan.targetlist)
+	{
+		TargetEntry *tle = lfirst_node(TargetEntry, lc);
+
+		if (tle->resjunk || tle->resno != ++attnum)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Close what the run opened, in the reverse order.  The indexes' locks are
+ * released, as the executor releases them at the end of every statement
+ * (the table's stays, and is write_path.c's to release).
+ */
+static void
+close_direct_insert(DirectInsert *run)
+{
+	if (run->slot != NULL)
+		ExecDropSingleTupleTableSlot(run->slot);
+	if (run->rinfo != NULL)
+	{
+		ExecCloseIndices(run->rinfo);
+		table_close(run->rinfo->ri_RelationDesc, NoLock);
+	}
+	if (run->estate != NULL)
+		FreeExecutorState(run->estate);
+	if (run->cplan != NULL)
+		ReleaseCachedPlan(run->cplan, CurrentResourceOwner);
+	if (run->snapshot_pushed)
+		PopActiveSnapshot();
+}
+
+/*
+ * Open the table and its indexes for the insertion, as the executor opens
+ * a result relation.  Is the plan's target list one of the table's
+ * columns?
+ */
+static bool
+open_result_relation(DirectInsert *run, PlannedStmt *pstmt, Oid relid)
+{
+	ModifyTable *mt = (ModifyTable *) pstmt->planTree;
+	Relation	rel;
+
+	/* (locked already, by write_path.c and again by the plan's fetch) */
+	rel = table_open(relid, RowExclusiveLock);
+	run->rinfo = makeNode(ResultRelInfo);
+	InitResultRelInfo(run->rinfo, rel, linitial_int(mt->resultRelations),
+					  NULL, 0);
+	CheckValidResultRel(run->rinfo, CMD_INSERT);
+	run->rinfo->ri_onConflictArbiterIndexes = mt->arbiterIndexes;
+	/* (what only the check for conflicts needs is added by it) */
+	ExecOpenIndices(run->rinfo, false);
+
+	/* a value for each column */
+	return list_length(mt->plan.lefttree->targetlist) ==
+		RelationGetNumberOfAttributes(rel);
+}
+
+/*
+ * Does the table have exactly one index that can conflict, the one of the
+ * write path's checks?  The list of indexes was read when they were
+ * opened, which may be after the checks (a CREATE INDEX CONCURRENTLY, which
+ * does not wait for our lock, may have made one ready meanwhile).
+ */
+static bool
+one_arbiter(ResultRelInfo *rinfo, Oid unique_index)
+{
+	int			narbiters = 0;
+	bool		found = false;
+	int			i;
+
+	for (i = 0; i < rinfo->ri_NumIndices; i++)
+	{
+		IndexInfo  *info = rinfo->ri_IndexRelationInfo[i];
+
+		if (!info->ii_ReadyForInserts)
+			continue;
+		if (info->ii_Unique || info->ii_ExclusionOps != NULL)
+		{
+			narbiters++;
+			if (RelationGetRelid(rinfo->ri_IndexRelationDescs[i]) == unique_index)
+				found = true;
+		}
+	}
+	return narbiters == 1 && found;
+}
+
+/* Forget the compiled values (their plan is replaced or gone) */
+void
+pln_forget_direct_values(PlnDirectValues *values)
+{
+	if (values->cxt != NULL)
+		MemoryContextDelete(values->cxt);
+	values->cxt = NULL;
+	values->plansource = NULL;
+	values->states = NULL;
+}
+
+/*
+ * The compiled expressions of the plan's target list: those of the last
+ * run if it had the same plan in the same transaction (the expressions
+ * call built-in functions only, which look nothing up that a transaction
+ * could change meanwhile; see write_path.c), else compiled again.
+ */
+static ExprState **
+values_states(DirectInsert *run, PlnDirectTarget *target,
+			  CachedPlanSource *plansource, List *tlist, ParamListInfo params)
+{
+	PlnDirectValues *cache = target->values;
+	MemoryContext oldcontext;
+	ListCell   *lc;
+	int			i = 0;
+
+	if (cache->cxt != NULL && cache->plansource == plansource &&
+		cache->generation == run->cplan->generation &&
+		cache->lxid == MyProc->lxid)
+		return cache->states;
+
+	pln_forget_direct_values(cache);
+	cache->cxt = AllocSetContextCreate(target->values_parent,
+									   "PL/nimble INSERT values",
+									   ALLOCSET_SMALL_SIZES);
+	oldcontext = MemoryContextSwitchTo(cache->cxt);
+	cache->states = palloc(sizeof(ExprState *) * Max(list_length(tlist), 1));
+	foreach(lc, tlist)
+		cache->states[i++] = ExecInitExprWithParams(lfirst_node(TargetEntry, lc)->expr,
+													params);
+	MemoryContextSwitchTo(oldcontext);
+	cache->plansource = plansource;
+	cache->generation = run->cplan->generation;
+	cache->lxid = MyProc->lxid;
+	return cache->states;
+}
+
+/* Compute the row's values from the plan's target list, into the slot */
+static void
+compute_values(DirectInsert *run, ExprState **states, int natts,
+			   ParamListInfo params)
+{
+	ExprContext *econtext = GetPerTupleExprContext(run->estate);
+	TupleTableSlot *slot = run->slot;
+	int			i;
+
+	ExecClearTuple(slot);
+	econtext->ecxt_param_list_info = params;
+	for (i = 0; i < natts; i++)
+		slot->tts_values[i] = ExecEvalExpr(states[i], econtext,
+										   &slot->tts_isnull[i]);
+	ExecStoreVirtualTuple(slot);
+}
+
+/*
+ * Does inserting into the index fail only where the plain INSERT's would
+ * fail, and the same way?  The plain INSERT stops at the unique index's
+ * duplicate; a speculative insertion goes on to the indexes after it, and
+ * looking first (committed_duplicate) skips the heap and the indexes
+ * before it.  So, for the others: the index has nothing to compute and no
+ * entry that could be too big or compared by code that is not built in (a
+ * B-tree on columns of built-in types of fixed size).  For the unique index
+ * also: text, varchar and bytea, in deterministic collations, where equal
+ * keys are the same bytes (a duplicate's entry is no bigger than the one
+ * already in the index).
+ */
+bool
+pln_index_fails_as_plain_insert(Relation index, bool unique)
+{
+	TupleDesc	desc = RelationGetDescr(index);
+	int			i;
+
+	if (index->rd_rel->relam != BTREE_AM_OID ||
+		!heap_attisnull(index->rd_indextuple, Anum_pg_index_indexprs, NULL) ||
+		!heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, NULL))
+		return false;
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		Oid			collation = index->rd_indcollation[i];
+
+		if (att->atttypid >= FirstGenbkiObjectId)
+			return false;
+		if (att->attlen > 0)
+			continue;
+		if (!unique ||
+			(att->atttypid != TEXTOID && att->atttypid != VARCHAROID &&
+			 att->atttypid != BYTEAOID))
+			return false;
+		if (OidIsValid(collation) && collation != DEFAULT_COLLATION_OID &&
+			collation != C_COLLATION_OID &&
+			!get_collation_isdeterministic(collation))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * ... for every index of the table, as opened for this run (write_path.c
+ * checked them too, but a CREATE INDEX CONCURRENTLY does not wait for our
+ * lock); the unique one's position in *unique
+ */
+static bool
+indexes_fail_as_plain_insert(ResultRelInfo *rinfo, Oid unique_index,
+							 int *unique)
+{
+	int			i;
+
+	*unique = -1;
+	for (i = 0; i < rinfo->ri_NumIndices; i++)
+	{
+		Relation	index = rinfo->ri_IndexRelationDescs[i];
+		bool		is_unique = RelationGetRelid(index) == unique_index;
+
+		if (is_unique)
+			*unique = i;
+		if (!pln_index_fails_as_plain_insert(index, is_unique))
+			return false;
+	}
+	return *unique >= 0;
+}
+
+/*
+ * Can the row not be too big for a heap page, whatever its values?  Each
+ * value of variable size that TOAST may move out counts as a pointer to
+ * it; one it may not move (storage PLAIN) could be of any size.
+ */
+bool
+pln_row_cannot_be_too_big(TupleDesc desc)
+{
+	Size		size = SizeofHeapTupleHeader + BITMAPLEN(desc->natts);
+	int			i;
+
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (att->attisdropped)
+			continue;
+		if (att->attlen > 0)
+			size = att_align_nominal(size, att->attalign) + att->attlen;
+		else if (att->attlen == -1 && att->attstorage != TYPSTORAGE_PLAIN)
+			size = att_align_nominal(size, att->attalign) +
+				MAXALIGN(TOAST_POINTER_SIZE);
+		else
+			return false;
+	}
+	return MAXALIGN(size) <= MaxHeapTupleSize;
+}
+
+/*
+ * Is there a row with the new row's key in the unique index, committed or
+ * the transaction's own, that nobody is deleting?  Then the plain INSERT
+ * fails on it for certain.  Anything still in progress (inserting or
+ * deleting) is left to the speculative insertion, which sees it and then
+ * waits for it (no_conflicting_row).  The same search with the same dirty
+ * snapshot as the server's check, by the key columns' equality functions.
+ */
+static bool
+committed_duplicate(DirectInsert *run, int unique, PlnDirectTarget *target)
+{
+	ResultRelInfo *rinfo = run->rinfo;
+	Relation	index = rinfo->ri_IndexRelationDescs[unique];
+	IndexInfo  *info = rinfo->ri_IndexRelationInfo[unique];
+	int			nkeys = IndexRelationGetNumberOfKeyAttributes(index);
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+	ScanKeyData skeys[INDEX_MAX_KEYS];
+	SnapshotData dirty;
+	IndexScanDesc scan;
+	TupleTableSlot *found_slot;
+	bool		found = false;
+	int			i;
+
+	GetPerTupleExprContext(run->estate)->ecxt_scantuple = run->slot;
+	FormIndexDatum(info, run->slot, run->estate, values, isnull);
+	for (i = 0; i < nkeys; i++)
+	{
+		/* (NULLs never conflict) */
+		if (isnull[i])
+			return false;
+		ScanKeyEntryInitialize(&skeys[i], 0, i + 1, BTEqualStrategyNumber,
+							   InvalidOid, target->key_collations[i],
+							   target->key_eqprocs[i], values[i]);
+	}
+
+	InitDirtySnapshot(dirty);
+	found_slot = table_slot_create(rinfo->ri_RelationDesc, NULL);
+	scan = index_beginscan(rinfo->ri_RelationDesc, index, &dirty, nkeys, 0);
+	index_rescan(scan, skeys, nkeys, NULL, 0);
+	if (index_getnext_slot(scan, ForwardScanDirection, found_slot))
+		found = !TransactionIdIsValid(dirty.xmin) &&
+			!TransactionIdIsValid(dirty.xmax) && dirty.speculativeToken == 0;
+	index_endscan(scan);
+	ExecDropSingleTupleTableSlot(found_slot);
+	return found;
+}
+
+/*
+ * Insert the row speculatively.  Returns true if it is in, false if the
+ * unique index reported a possible conflict, after killing the row.
+ */
+static bool
+insert_speculatively(DirectInsert *run)
+{
+	Relation	rel = run->rinfo->ri_RelationDesc;
+	uint32		token;
+	bool		conflict = false;
+	List	   *recheck;
+
+	token = SpeculativeInsertionLockAcquire(GetCurrentTransactionId());
+	table_tuple_insert_speculative(rel, run->slot, run->estate->es_output_cid,
+								   0, NULL, token);
+	recheck = ExecInsertIndexTuples(run->rinfo, run->slot, run->estate,
+									false, true, &conflict,
+									run->rinfo->ri_onConflictArbiterIndexes);
+	table_tuple_complete_speculative(rel, run->slot, token, !conflict);
+	SpeculativeInsertionLockRelease(GetCurrentTransactionId());
+	list_free(recheck);
+	return !conflict;
+}
+
+/*
+ * The executor's check for a conflicting row (ON CONFLICT's, before it
+ * writes): true if there is none.  Waits for a transaction still writing
+ * or deleting one.  The indexes were opened without what the check needs
+ * for a unique index's key (inserting does not need it): added first.
+ */
+static bool
+no_conflicting_row(DirectInsert *run)
+{
+	ResultRelInfo *rinfo = run->rinfo;
+	ItemPointerData conflict_tid;
+	int			i;
+
+	for (i = 0; i < rinfo->ri_NumIndices; i++)
+	{
+		IndexInfo  *info = rinfo->ri_IndexRelationInfo[i];
+
+		if (info->ii_Unique && info->ii_UniqueOps == NULL)
+		{
+			MemoryContext oldcontext = MemoryContextSwitchTo(run->estate->es_query_cxt);
+
+			BuildSpeculativeIndexInfo(rinfo->ri_IndexRelationDescs[i], info);
+			MemoryContextSwitchTo(oldcontext);
+		}
+	}
+	return ExecCheckIndexConstraints(rinfo, run->slot, run->estate,
+									 &conflict_tid,
+									 rinfo->ri_onConflictArbiterIndexes);
+}
+
+/* Describe the duplicate key, as the unique index's error shows it */
+static char *
+describe_key(DirectInsert *run, Oid index_oid)
+{
+	ResultRelInfo *rinfo = run->rinfo;
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+	ExprContext *econtext = GetPerTupleExprContext(run->estate);
+	int			i;
+
+	for (i = 0; i < rinfo->ri_NumIndices; i++)
+	{
+		Relation	index = rinfo->ri_IndexRelationDescs[i];
+
+		if (RelationGetRelid(index) != index_oid)
+			continue;
+		econtext->ecxt_scantuple = run->slot;
+		FormIndexDatum(rinfo->ri_IndexRelationInfo[i], run->slot, run->estate,
+					   values, isnull);
+		return BuildIndexValueDescription(index, values, isnull);
+	}
+	return NULL;
+}
+
+/*
+ * May an INSERT run below the executor now?  Not if an executor hook is
+ * installed: it would not see the statement.
+ */
+bool
+pln_may_insert_directly(void)
+{
+	return ExecutorStart_hook == NULL && ExecutorRun_hook == NULL &&
+		ExecutorFinish_hook == NULL && ExecutorEnd_hook == NULL;
+}
+
+/*
+ * Run the write path's INSERT directly (see the top of the file).  plan is
+ * the statement's ON CONFLICT DO NOTHING form, relid its table,
+ * unique_index the one index that may conflict; look_first: check for a
+ * conflicting row before writing (when duplicates are common).  Returns
+ *
+ *	PLN_DIRECT_NOT_TAKEN	nothing was run (an executor hook is installed,
+ *							or the plan or the table is not of the kind);
+ *							the caller runs the statement through SPI;
+ *	PLN_DIRECT_INSERTED		the row is in;
+ *	PLN_DIRECT_DUPLICATE	a committed or the transaction's own row has the
+ *							key: nothing was written; *key is the
+ *							key's description for the error's DETAIL (NULL
+ *							if !want_key or the user may not see it),
+ *							allocated in the caller's memory context.
+ *
+ * Errors are raised with the statement's CONTEXT line, as SPI would.
+ */
+PlnDirectOutcome
+pln_insert_directly(SPIPlanPtr plan, ParamListInfo params,
+					PlnDirectTarget *target, const char *query,
+					bool look_first, bool want_key, char **key)
+{
+	MemoryContext caller_context = CurrentMemoryContext;
+	CachedPlanSource *plansource;
+	ErrorContextCallback errcallback;
+	DirectInsert run;
+	PlannedStmt *pstmt;
+	PlnDirectOutcome outcome = PLN_DIRECT_NOT_TAKEN;
+	List	   *plansources = SPI_plan_get_plan_sources(plan);
+	int			unique;
+
+	if (!pln_may_insert_directly() || list_length(plansources) != 1)
+		return PLN_DIRECT_NOT_TAKEN;
+	plansource = linitial(plansources);
+	if (!plansource->is_saved)
+		return PLN_DIRECT_NOT_TAKEN;
+
+	memset(&run, 0, sizeof(run));
+	errcallback.callback = direct_insert_error_callback;
+	errcallback.arg = (void *) query;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+
+	/* the snapshot and command counter as SPI sets them for a statement */
+	EnsurePortalSnapshotExists();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	run.snapshot_pushed = true;
+	CommandCounterIncrement();
+	UpdateActiveSnapshotCommandId();
+
+	run.cplan = GetCachedPlan(plansource, params, CurrentResourceOwner, NULL);
+	pstmt = list_length(run.cplan->stmt_list) == 1 ?
+		linitial_node(PlannedStmt, run.cplan->stmt_list) : NULL;
+
+	if (pstmt != NULL && plan_is_one_row_insert(pstmt, target->relid))
+	{
+		List	   *tlist = ((ModifyTable *) pstmt->planTree)->plan.lefttree->targetlist;
+
+		run.estate = CreateExecutorState();
+		MemoryContextSwitchTo(run.estate->es_query_cxt);
+		run.estate->es_param_list_info = params;
+		run.estate->es_snapshot = GetActiveSnapshot();
+		run.estate->es_sourceText = query;
+		run.estate->es_output_cid = GetCurrentCommandId(true);
+		ExecInitRangeTable(run.estate, pstmt->rtable);
+		ExecCheckRTPerms(pstmt->rtable, true);
+		if (open_result_relation(&run, pstmt, target->relid) &&
+			one_arbiter(run.rinfo, target->unique_index) &&
+			indexes_fail_as_plain_insert(run.rinfo, target->unique_index,
+										 &unique))
+		{
+			Relation	rel = run.rinfo->ri_RelationDesc;
+			ExprState **states = values_states(&run, target, plansource,
+											   tlist, params);
+
+			run.slot = table_slot_create(rel, NULL);
+			compute_values(&run, states, list_length(tlist), params);
+			run.slot->tts_tableOid = RelationGetRelid(rel);
+			if (rel->rd_att->constr && rel->rd_att->constr->has_generated_stored)
+				ExecComputeStoredGenerated(run.rinfo, run.estate, run.slot,
+										   CMD_INSERT);
+			if (rel->rd_att->constr)
+				ExecConstraints(run.rinfo, run.slot, run.estate);
+
+			/*
+			 * Looking first costs a search of the index and spares writing
+			 * and killing a row that conflicts: the caller knows which is
+			 * likelier.  It skips the writing of the heap tuple, which must
+			 * then be one that cannot fail.
+			 */
+			if (look_first && target->key_eqprocs != NULL &&
+				pln_row_cannot_be_too_big(RelationGetDescr(rel)) &&
+				committed_duplicate(&run, unique, target))
+				outcome = PLN_DIRECT_DUPLICATE;
+			else
+			{
+				for (;;)
+				{
+					CHECK_FOR_INTERRUPTS();
+					if (insert_speculatively(&run))
+					{
+						outcome = PLN_DIRECT_INSERTED;
+						break;
+					}
+					/* (waits for a writer of the key still in progress) */
+					if (!no_conflicting_row(&run))
+					{
+						outcome = PLN_DIRECT_DUPLICATE;
+						break;
+					}
+				}
+			}
+			if (outcome == PLN_DIRECT_DUPLICATE)
+			{
+				MemoryContextSwitchTo(caller_context);
+				*key = want_key ? describe_key(&run, target->unique_index) : NULL;
+			}
+		}
+		MemoryContextSwitchTo(caller_context);
+	}
+
+	close_direct_insert(&run);
+
+	/* (SPI advances the command counter after every statement) */
+	if (outcome == PLN_DIRECT_INSERTED)
+		CommandCounterIncrement();
+	error_context_stack = errcallback.previous;
+	return outcome;
+}

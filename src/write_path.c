@@ -21,7 +21,9 @@
  * retries when a concurrent insert wins the race), so either the row is
  * inserted, or nothing is written and this file raises the unique_violation
  * the plain INSERT would have raised, which the handler then catches like
- * any error of pure work (savepoint.c).
+ * any error of pure work (savepoint.c).  That form runs below the executor
+ * where it can (write_direct.c, pln_write_path_direct), through SPI
+ * otherwise.
  *
  * That is exact only under conditions, each argued in docs/design.md
  * ("The write path"), and when any does not hold the block takes its
@@ -41,7 +43,8 @@
  *   triggers), rules or row-level security, with exactly one unique index,
  *   a B-tree one that is neither deferrable, partial nor on expressions,
  *   no other kind of index that could conflict, and CHECK constraints and
- *   generated columns without effects (table_why_not);
+ *   generated columns without effects; rows that always fit a page and
+ *   indexes whose entries cannot fail to be written (table_why_not);
  * - at run time: READ COMMITTED, not read-only, the table and all its
  *   indexes already locked by the transaction in the mode the INSERT takes
  *   (so that no lock outlives a duplicate that PL/pgSQL's rollback would

@@ -104,3 +104,57 @@ END
 $$;
 SELECT ins_seq(30);
 SELECT k, s FROM wd_seqd ORDER BY k;
+
+-- 6. RETURNING ... INTO: the row returned, FOUND, ROW_COUNT; a duplicate
+-- leaves the targets as they were
+CREATE TABLE wd_ret (k int PRIMARY KEY, id bigint GENERATED ALWAYS AS IDENTITY,
+                     at_most int DEFAULT 7);
+CREATE FUNCTION ins_ret(keys int[]) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    out text := '';
+    got_id bigint := -1;
+    got_k int := -1;
+    got_m int := -1;
+    n int;
+BEGIN
+    FOREACH n IN ARRAY keys LOOP
+        BEGIN
+            INSERT INTO wd_ret (k) VALUES (n) RETURNING id, k, at_most INTO got_id, got_k, got_m;
+            GET DIAGNOSTICS n = ROW_COUNT;
+            out := out || format('[%s %s %s rc=%s %s]', got_id, got_k, got_m, n, FOUND);
+        EXCEPTION WHEN unique_violation THEN
+            out := out || format('[dup %s %s %s %s]', got_id, got_k, got_m, FOUND);
+        END;
+    END LOOP;
+    RETURN out;
+END
+$$;
+SELECT ins_ret(ARRAY[1, 2, 2, 3, 1, 1, 4, 4, 4, 5, 5, 6]);
+-- RETURNING without INTO, and INTO without RETURNING: the statement's errors
+CREATE FUNCTION ins_ret_nowhere(p int) RETURNS text LANGUAGE plnimble AS $$
+BEGIN
+    BEGIN
+        INSERT INTO wd_ret (k) VALUES (p) RETURNING id;
+    EXCEPTION WHEN unique_violation THEN
+        RETURN 'duplicate';
+    END;
+    RETURN 'inserted';
+END
+$$;
+SELECT ins_ret_nowhere(10);
+SELECT ins_ret_nowhere(1);
+CREATE FUNCTION ins_into_noreturn(p int) RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    x int;
+BEGIN
+    BEGIN
+        INSERT INTO wd_ret (k) VALUES (p) INTO x;
+    EXCEPTION WHEN unique_violation THEN
+        RETURN 'duplicate';
+    END;
+    RETURN 'inserted ' || coalesce(x::text, 'null');
+END
+$$;
+SELECT ins_into_noreturn(11);
+SELECT ins_into_noreturn(1);
+SELECT k, id, at_most FROM wd_ret ORDER BY k;

@@ -108,25 +108,20 @@ check_execute_result(PlnExecState *estate, int rc, const char *query)
 }
 
 /*
- * Store the result of a statement with INTO.  No row makes the target
- * NULL, unless STRICT forbids that.  Of several rows the first is taken,
+ * Store the result of a statement with INTO: nrows rows, of which first is
+ * the first (NULL if none), of the row type tupdesc.  No row makes the
+ * target NULL, unless STRICT forbids that.  Of several rows the first is taken,
  * except where exactly one is required: with STRICT and for row-changing
  * statements (an error), or with the too_many_rows check (an error or a
  * warning, as configured).
  */
 static void
-store_into_target(PlnExecState *estate, PlnStmtExecSql *stmt,
-				  bool check_too_many)
+store_row_into_target(PlnExecState *estate, PlnStmtExecSql *stmt,
+					  bool check_too_many, uint64 nrows, HeapTuple first,
+					  TupleDesc tupdesc)
 {
-	SPITupleTable *tuptab = SPI_tuptable;
-	uint64		nrows = SPI_processed;
 	PlnVariable *target;
 	bool		want_one = stmt->strict || stmt->mod_stmt || check_too_many;
-
-	if (tuptab == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_SYNTAX_ERROR),
-				 errmsg("INTO used with a command that cannot return data")));
 
 	target = (PlnVariable *) estate->datums[stmt->target->dno];
 
@@ -157,10 +152,25 @@ store_into_target(PlnExecState *estate, PlnStmtExecSql *stmt,
 				 errhint("Make sure the query returns a single row, or use LIMIT 1.")));
 	}
 
-	exec_move_row(estate, target, nrows > 0 ? tuptab->vals[0] : NULL,
-				  tuptab->tupdesc);
+	exec_move_row(estate, target, first, tupdesc);
 
 	exec_eval_cleanup(estate);
+}
+
+/* ... the result SPI left */
+static void
+store_into_target(PlnExecState *estate, PlnStmtExecSql *stmt,
+				  bool check_too_many)
+{
+	SPITupleTable *tuptab = SPI_tuptable;
+
+	if (tuptab == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("INTO used with a command that cannot return data")));
+	store_row_into_target(estate, stmt, check_too_many, SPI_processed,
+						  SPI_processed > 0 ? tuptab->vals[0] : NULL,
+						  tuptab->tupdesc);
 	SPI_freetuptable(SPI_tuptable);
 }
 
@@ -285,13 +295,14 @@ into_maxrows(PlnStmtExecSql *stmt, bool check_too_many)
 /*
  * Run an INSERT that may take the write path (write_path.c): without its
  * block's subtransaction when the path's conditions hold now, else as
- * usual.  The statement started as lazy statements do, so it passes the
+ * usual.  *returned: see pln_write_path_direct (NULL if it did not run).  The statement started as lazy statements do, so it passes the
  * gate here, and since the SQL may have run any code, plans are checked
  * again afterwards (what exec_stmt does for statements that are not lazy).
  */
 static int
 exec_insert_on_write_path(PlnExecState *estate, PlnStmtExecSql *stmt,
-						  bool check_too_many)
+						  bool check_too_many, HeapTuple *returned,
+						  TupleDesc *returned_desc)
 {
 	SPIPlanPtr	plan = pln_write_path_plan(estate, stmt);
 	long		maxrows = into_maxrows(stmt, check_too_many);
@@ -299,13 +310,16 @@ exec_insert_on_write_path(PlnExecState *estate, PlnStmtExecSql *stmt,
 
 	if (plan != NULL)
 	{
-		/* below the executor when it can (raises the duplicate's error) */
-		if (pln_write_path_direct(estate, stmt))
+		/*
+		 * Below the executor when it can (raises the duplicate's error);
+		 * the row RETURNING returns comes back in *returned, not as SPI's
+		 * result, which is left as after one row INSERTed.
+		 */
+		if (pln_write_path_direct(estate, stmt, returned, returned_desc))
 		{
-			/* what SPI leaves behind after one row INSERTed */
 			SPI_processed = 1;
 			SPI_tuptable = NULL;
-			return SPI_OK_INSERT;
+			return *returned ? SPI_OK_INSERT_RETURNING : SPI_OK_INSERT;
 		}
 		rc = SPI_execute_plan_with_paramlist(plan, estate->paramLI, false,
 											 maxrows);
@@ -338,6 +352,8 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 	bool		check_too_many;
 	long		maxrows;
 	int			rc;
+	HeapTuple	returned = NULL;	/* the write path's RETURNING row */
+	TupleDesc	returned_desc = NULL;
 
 	/*
 	 * (An INSERT that may take the write path is prepared by it, and in
@@ -401,7 +417,8 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 		rc = SPI_execute_plan_extended(expr->plan, &options);
 	}
 	else if (on_write_path(stmt))
-		rc = exec_insert_on_write_path(estate, stmt, check_too_many);
+		rc = exec_insert_on_write_path(estate, stmt, check_too_many,
+									   &returned, &returned_desc);
 	else
 		rc = SPI_execute_plan_with_paramlist(expr->plan, estate->paramLI,
 											 estate->readonly_func, maxrows);
@@ -419,11 +436,14 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 	if (!stmt->is_call)
 		estate->eval_processed = SPI_processed;
 
-	if (stmt->into)
+	if (stmt->into && returned != NULL)
+		store_row_into_target(estate, stmt, check_too_many, 1, returned,
+							  returned_desc);
+	else if (stmt->into)
 		store_into_target(estate, stmt, check_too_many);
 	else if (stmt->is_call && !stmt->is_do)
 		store_call_results(estate, stmt);
-	else if (SPI_tuptable != NULL)
+	else if (SPI_tuptable != NULL || returned != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_SYNTAX_ERROR),
 				 errmsg("query has no destination for result data"),

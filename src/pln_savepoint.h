@@ -243,7 +243,9 @@ extern SPIPlanPtr pln_write_path_plan(PlnExecState *estate,
 extern bool pln_write_path_conflict(PlnExecState *estate,
 									PlnStmtExecSql *stmt);
 extern bool pln_write_path_direct(PlnExecState *estate,
-								  PlnStmtExecSql *stmt);
+								  PlnStmtExecSql *stmt,
+								  HeapTuple *returned,
+								  TupleDesc *returned_desc);
 extern void pln_write_path_init(void);
 extern char *pln_write_path_block_status(PlnExecState *estate,
 										 PlnStmtBlock *block);
@@ -292,7 +294,9 @@ extern PlnDirectOutcome pln_insert_directly(SPIPlanPtr plan,
 											PlnDirectTarget *target,
 											const char *query,
 											bool look_first,
-											bool want_key, char **key);
+											bool want_key, char **key,
+											HeapTuple *returned,
+											TupleDesc *returned_desc);
 
 /* funcs.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_stats(PG_FUNCTION_ARGS);

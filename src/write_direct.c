@@ -105,10 +105,58 @@ direct_insert_error_callback(void *arg)
 		errcontext("SQL statement \"%s\"", query);
 }
 
+/* Does the INSERT return nothing, or only columns of the row it inserts? */
+static bool
+returning_is_columns(ModifyTable *mt)
+{
+	ListCell   *lc;
+
+	if (mt->returningLists == NIL)
+		return true;
+	if (list_length(mt->returningLists) != 1)
+		return false;
+	foreach(lc, (List *) linitial(mt->returningLists))
+	{
+		TargetEntry *tle = lfirst_node(TargetEntry, lc);
+		Var		   *var = (Var *) tle->expr;
+
+		if (tle->resjunk || !IsA(var, Var) || var->varlevelsup != 0 ||
+			var->varno != linitial_int(mt->resultRelations) ||
+			var->varattno <= 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The row the INSERT returns (its RETURNING list's columns of the row
+ * inserted), as a tuple with a descriptor of its own, in the current
+ * memory context.
+ */
+static HeapTuple
+returned_row(DirectInsert *run, List *returning, TupleDesc *desc)
+{
+	Datum	   *values = palloc(sizeof(Datum) * Max(list_length(returning), 1));
+	bool	   *isnull = palloc(sizeof(bool) * Max(list_length(returning), 1));
+	ListCell   *lc;
+	int			i = 0;
+
+	*desc = ExecTypeFromTL(returning);
+	foreach(lc, returning)
+	{
+		Var		   *var = (Var *) lfirst_node(TargetEntry, lc)->expr;
+
+		values[i] = slot_getattr(run->slot, var->varattno, &isnull[i]);
+		i++;
+	}
+	return heap_form_tuple(*desc, values, isnull);
+}
+
 /*
  * Is the plan the one-row INSERT the direct insertion knows how to run?
  * The ON CONFLICT DO NOTHING form of a single-row INSERT ... VALUES into
- * relid, without RETURNING: a ModifyTable over a Result that only computes
+ * relid, returning nothing or columns: a ModifyTable over a Result that
+ * only computes
  * its target list, whose entries are the table's columns, in order (that
  * there is one for each is checked when the table is open).
  */
@@ -124,14 +172,14 @@ plan_is_one_row_insert(PlannedStmt *pstmt, Oid relid)
 	 * (There are executor parameters, the ModifyTable's own for rechecking
 	 * rows, but without subplans nothing computes or reads them.)
 	 */
-	if (pstmt->commandType != CMD_INSERT || pstmt->hasReturning ||
+	if (pstmt->commandType != CMD_INSERT ||
 		pstmt->hasModifyingCTE || pstmt->utilityStmt != NULL ||
 		pstmt->subplans != NIL || pstmt->rowMarks != NIL ||
 		!IsA(pstmt->planTree, ModifyTable))
 		return false;
 	mt = (ModifyTable *) pstmt->planTree;
 	if (mt->operation != CMD_INSERT || mt->onConflictAction != ONCONFLICT_NOTHING ||
-		list_length(mt->resultRelations) != 1 || mt->returningLists != NIL ||
+		list_length(mt->resultRelations) != 1 || !returning_is_columns(mt) ||
 		mt->withCheckOptionLists != NIL || mt->rootRelation != 0 ||
 		mt->plan.initPlan != NIL || mt->plan.qual != NIL ||
 		mt->plan.righttree != NULL ||
@@ -538,7 +586,10 @@ pln_may_insert_directly(void)
  *	PLN_DIRECT_NOT_TAKEN	nothing was run (an executor hook is installed,
  *							or the plan or the table is not of the kind);
  *							the caller runs the statement through SPI;
- *	PLN_DIRECT_INSERTED		the row is in;
+ *	PLN_DIRECT_INSERTED		the row is in; if the statement has RETURNING,
+ *							*returned is the row it returns, with its
+ *							descriptor in *returned_desc (else NULL), in the
+ *							caller's memory context;
  *	PLN_DIRECT_DUPLICATE	a committed or the transaction's own row has the
  *							key: nothing was written; *key is the
  *							key's description for the error's DETAIL (NULL
@@ -550,7 +601,8 @@ pln_may_insert_directly(void)
 PlnDirectOutcome
 pln_insert_directly(SPIPlanPtr plan, ParamListInfo params,
 					PlnDirectTarget *target, const char *query,
-					bool look_first, bool want_key, char **key)
+					bool look_first, bool want_key, char **key,
+					HeapTuple *returned, TupleDesc *returned_desc)
 {
 	MemoryContext caller_context = CurrentMemoryContext;
 	CachedPlanSource *plansource;
@@ -561,6 +613,7 @@ pln_insert_directly(SPIPlanPtr plan, ParamListInfo params,
 	List	   *plansources = SPI_plan_get_plan_sources(plan);
 	int			unique;
 
+	*returned = NULL;
 	if (!pln_may_insert_directly() || list_length(plansources) != 1)
 		return PLN_DIRECT_NOT_TAKEN;
 	plansource = linitial(plansources);
@@ -642,11 +695,13 @@ pln_insert_directly(SPIPlanPtr plan, ParamListInfo params,
 					}
 				}
 			}
+			MemoryContextSwitchTo(caller_context);
 			if (outcome == PLN_DIRECT_DUPLICATE)
-			{
-				MemoryContextSwitchTo(caller_context);
 				*key = want_key ? describe_key(&run, target->unique_index) : NULL;
-			}
+			else if (((ModifyTable *) pstmt->planTree)->returningLists != NIL)
+				*returned = returned_row(&run,
+										 linitial(((ModifyTable *) pstmt->planTree)->returningLists),
+										 returned_desc);
 		}
 		MemoryContextSwitchTo(caller_context);
 	}

@@ -1027,7 +1027,7 @@ may_write_now(PlnExecState *estate, PlnStmtExecSql *stmt)
 static inline bool
 direct_may_run(PlnStmtExecSql *stmt)
 {
-	return !stmt->into && pln_may_insert_directly();
+	return pln_may_insert_directly();
 }
 
 /*
@@ -1342,10 +1342,12 @@ pln_write_path_conflict(PlnExecState *estate, PlnStmtExecSql *stmt)
  * Returns true if its row was inserted; raises the unique_violation the
  * plain INSERT would have raised if the key was there; returns false if
  * it could not be run so (nothing ran), for the caller to run it through
- * SPI.  RETURNING ... INTO runs through SPI.
+ * SPI.  The row RETURNING returns, if any, in *returned (see
+ * pln_insert_directly).
  */
 bool
-pln_write_path_direct(PlnExecState *estate, PlnStmtExecSql *stmt)
+pln_write_path_direct(PlnExecState *estate, PlnStmtExecSql *stmt,
+					  HeapTuple *returned, TupleDesc *returned_desc)
 {
 	PlnWritePath *wpath = stmt->wpath;
 	DuplicateReport report;
@@ -1369,7 +1371,8 @@ pln_write_path_direct(PlnExecState *estate, PlnStmtExecSql *stmt)
 	outcome = pln_insert_directly(wpath->expr->plan, estate->paramLI,
 								  &target, stmt->sqlstmt->query,
 								  wpath->duplicate_rate > DUPLICATES_COMMON,
-								  !pln_write_path_error_unseen(estate), &key);
+								  !pln_write_path_error_unseen(estate), &key,
+								  returned, returned_desc);
 	if (outcome == PLN_DIRECT_DUPLICATE)
 	{
 		/* (names read again if the table's cache entry changed meanwhile) */

@@ -38,7 +38,7 @@
 
 #include "plnimble.h"
 
-static void copy_datums(PlnExecState *estate, PlnFunction *func);
+static pg_attribute_always_inline void copy_datums(PlnExecState *estate, PlnFunction *func);
 static inline int exec_stmt(PlnExecState *estate, PlnStmt *stmt);
 static int	exec_stmt_block(PlnExecState *estate, PlnStmtBlock *block);
 static int	exec_stmt_assign(PlnExecState *estate, PlnStmtAssign *stmt);
@@ -455,7 +455,7 @@ build_datum_copy_image(PlnFunction *func)
 		MAXALIGN(sizeof(PlnDatum *) * ndatums) + image_size;
 }
 
-static void
+static pg_attribute_always_inline void
 copy_datums(PlnExecState *estate, PlnFunction *func)
 {
 	int			ndatums = func->ndatums;

@@ -236,8 +236,12 @@ open_result_relation(DirectInsert *run, PlannedStmt *pstmt, Oid relid)
 	ModifyTable *mt = (ModifyTable *) pstmt->planTree;
 	Relation	rel;
 
-	/* (locked already, by write_path.c and again by the plan's fetch) */
-	rel = table_open(relid, RowExclusiveLock);
+	/*
+	 * (Locked already, by write_path.c and again by the plan's fetch, in
+	 * the INSERT's mode: as the executor opens a result relation its plan
+	 * locked, without locking it once more.)
+	 */
+	rel = table_open(relid, NoLock);
 	run->rinfo = makeNode(ResultRelInfo);
 	InitResultRelInfo(run->rinfo, rel, linitial_int(mt->resultRelations),
 					  NULL, 0);

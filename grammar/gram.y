@@ -2688,21 +2688,29 @@ read_cursor_args(PlnVar *cursor, int until)
 
 	for (n = 0; n < row->nfields; n++)
 	{
-		int			tok1 = yylex();
-		int			argloc = yylloc;
-		const char *name = token_as_name(tok1, &yylval);
+		int			tok1;
+		int			tok2;
+		int			argloc;
 		int			target = n;
 		int			endtoken;
 		PlnExpr    *value;
 
 		/*
-		 * PL/pgSQL reads two tokens here whatever the first is, so an
+		 * PL/pgSQL reads two raw tokens here whatever the first is, so an
 		 * error in scanning the second (trailing junk after a number) is
-		 * raised before the argument is parsed: so is it here.  (PostgreSQL
-		 * 15 takes only :=, not =>, for cursor arguments.)
+		 * raised before the argument is parsed, and one in scanning the
+		 * token after an identifier is not: so here.  (PostgreSQL 15 takes
+		 * only :=, not =>, for cursor arguments.)
 		 */
-		if (pln_peek() == COLON_EQUALS && name != NULL)
+		pln_peek2_raw(&tok1, &tok2, &argloc);
+		if (tok1 == IDENT && tok2 == COLON_EQUALS)
 		{
+			const char *name = token_as_name(yylex(), &yylval);
+
+			/* (an identifier lexes as a name) */
+			if (name == NULL)
+				yyerror("syntax error");
+
 			/* name := value: find the argument by name */
 			for (target = 0; target < row->nfields; target++)
 			{
@@ -2718,8 +2726,6 @@ read_cursor_args(PlnVar *cursor, int until)
 			(void) yylex();		/* the := */
 			any_named = true;
 		}
-		else
-			pln_push_back_token(tok1);
 
 		if (values[target] != NULL)
 			ereport(ERROR,

@@ -46,3 +46,26 @@ BEGIN
     RETURN r;
 END$$;
 SELECT cal_named();
+-- the look-ahead reads raw tokens: an identifier as the second token is
+-- not followed further, so junk after it is not scanned before the
+-- missing argument is found (fuzz case 588a3bcd0a)
+CREATE FUNCTION cal_close_paren() RETURNS void LANGUAGE plnimble AS $$
+DECLARE
+    c CURSOR (hi integer) FOR SELECT;
+BEGIN
+    OPEN c()y3 3DEBUG
+END$$;
+-- a named argument whose name is a variable, and an unreserved keyword as
+-- an argument's name
+CREATE FUNCTION cal_named_var() RETURNS text LANGUAGE plnimble AS $$
+DECLARE
+    hi integer := 5;
+    debug integer := 7;
+    c CURSOR (hi integer, debug integer) FOR SELECT hi || '/' || debug;
+    r text;
+BEGIN
+    OPEN c(debug := hi, hi := debug);
+    FETCH c INTO r;
+    RETURN r;
+END$$;
+SELECT cal_named_var();

@@ -55,6 +55,7 @@ extern int	pln_yylex(void);
 extern int	pln_token_length(void);
 extern void pln_push_back_token(int token);
 extern int	pln_peek(void);
+extern void pln_peek2_raw(int *tok1, int *tok2, int *loc1);
 extern bool pln_token_is_unreserved_keyword(int token);
 extern int	pln_location_to_lineno(int location);
 extern int	pln_latest_lineno(void);

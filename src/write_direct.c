@@ -77,14 +77,16 @@
 
 #include "plnimble.h"
 
-/* What one run has open, for closing it on every way out but an error */
+/*
+ * What one run has open, for closing it on every way out but an error (it
+ * also pushed an active snapshot, popped last)
+ */
 typedef struct DirectInsert
 {
 	CachedPlan *cplan;
 	EState	   *estate;
 	ResultRelInfo *rinfo;
 	TupleTableSlot *slot;
-	bool		snapshot_pushed;
 } DirectInsert;
 
 /* The statement's CONTEXT line, as SPI adds it to its statements' errors */
@@ -221,8 +223,7 @@ close_direct_insert(DirectInsert *run)
 		FreeExecutorState(run->estate);
 	if (run->cplan != NULL)
 		ReleaseCachedPlan(run->cplan, CurrentResourceOwner);
-	if (run->snapshot_pushed)
-		PopActiveSnapshot();
+	PopActiveSnapshot();
 }
 
 /*
@@ -546,28 +547,22 @@ no_conflicting_row(DirectInsert *run)
 									 rinfo->ri_onConflictArbiterIndexes);
 }
 
-/* Describe the duplicate key, as the unique index's error shows it */
+/*
+ * Describe the duplicate key, as the error of the unique index (at
+ * position unique among the opened indexes) shows it
+ */
 static char *
-describe_key(DirectInsert *run, Oid index_oid)
+describe_key(DirectInsert *run, int unique)
 {
 	ResultRelInfo *rinfo = run->rinfo;
 	Datum		values[INDEX_MAX_KEYS];
 	bool		isnull[INDEX_MAX_KEYS];
-	ExprContext *econtext = GetPerTupleExprContext(run->estate);
-	int			i;
 
-	for (i = 0; i < rinfo->ri_NumIndices; i++)
-	{
-		Relation	index = rinfo->ri_IndexRelationDescs[i];
-
-		if (RelationGetRelid(index) != index_oid)
-			continue;
-		econtext->ecxt_scantuple = run->slot;
-		FormIndexDatum(rinfo->ri_IndexRelationInfo[i], run->slot, run->estate,
-					   values, isnull);
-		return BuildIndexValueDescription(index, values, isnull);
-	}
-	return NULL;
+	GetPerTupleExprContext(run->estate)->ecxt_scantuple = run->slot;
+	FormIndexDatum(rinfo->ri_IndexRelationInfo[unique], run->slot, run->estate,
+				   values, isnull);
+	return BuildIndexValueDescription(rinfo->ri_IndexRelationDescs[unique],
+									  values, isnull);
 }
 
 /*
@@ -633,7 +628,6 @@ pln_insert_directly(SPIPlanPtr plan, ParamListInfo params,
 	/* the snapshot and command counter as SPI sets them for a statement */
 	EnsurePortalSnapshotExists();
 	PushActiveSnapshot(GetTransactionSnapshot());
-	run.snapshot_pushed = true;
 	CommandCounterIncrement();
 	UpdateActiveSnapshotCommandId();
 
@@ -701,7 +695,7 @@ pln_insert_directly(SPIPlanPtr plan, ParamListInfo params,
 			}
 			MemoryContextSwitchTo(caller_context);
 			if (outcome == PLN_DIRECT_DUPLICATE)
-				*key = want_key ? describe_key(&run, target->unique_index) : NULL;
+				*key = want_key ? describe_key(&run, unique) : NULL;
 			else if (((ModifyTable *) pstmt->planTree)->returningLists != NIL)
 				*returned = returned_row(&run,
 										 linitial(((ModifyTable *) pstmt->planTree)->returningLists),

@@ -1021,16 +1021,6 @@ may_write_now(PlnExecState *estate, PlnStmtExecSql *stmt)
 #define DUPLICATES_COMMON 0.3f
 
 /*
- * Will pln_write_path_direct try to run the statement below the executor?
- * (It looks for a duplicate first itself, where that is worth it.)
- */
-static inline bool
-direct_may_run(PlnStmtExecSql *stmt)
-{
-	return pln_may_insert_directly();
-}
-
-/*
  * The plan to run the statement with.  Its ON CONFLICT DO NOTHING form
  * when the write path may take it: then the innermost frame is marked for
  * the write (pln_begin_unprotected_write), and pln_write_path_conflict
@@ -1079,7 +1069,7 @@ pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 			 */
 			duplicate = false;
 			if (stmt->wpath->duplicate_rate > DUPLICATES_COMMON &&
-				!direct_may_run(stmt))
+				!pln_may_insert_directly())
 			{
 				/*
 				 * (in memory of its own: a lookup that finds nothing is
@@ -1355,9 +1345,6 @@ pln_write_path_direct(PlnExecState *estate, PlnStmtExecSql *stmt,
 	PlnDirectOutcome outcome;
 	PlnDirectTarget target;
 	char	   *key = NULL;
-
-	if (!direct_may_run(stmt))
-		return false;
 
 	target.relid = wpath->relid;
 	target.unique_index = wpath->unique_index;

@@ -17,6 +17,7 @@
 #ifndef PLN_SAVEPOINT_H
 #define PLN_SAVEPOINT_H
 
+#include "access/skey.h"
 #include "pln_exec.h"
 
 /* An exception block in progress, innermost first from estate->sp_top */
@@ -288,6 +289,8 @@ typedef struct PlnDirectTarget
 extern bool pln_may_insert_directly(void);
 extern bool pln_index_fails_as_plain_insert(Relation index, bool unique);
 extern bool pln_row_cannot_be_too_big(TupleDesc desc);
+extern bool pln_index_has_committed_key(Relation heap, Relation index,
+										int nkeys, ScanKey skeys);
 extern void pln_forget_direct_values(PlnDirectValues *values);
 extern PlnDirectOutcome pln_insert_directly(SPIPlanPtr plan,
 											ParamListInfo params,

@@ -463,10 +463,6 @@ committed_duplicate(DirectInsert *run, int unique, PlnDirectTarget *target)
 	Datum		values[INDEX_MAX_KEYS];
 	bool		isnull[INDEX_MAX_KEYS];
 	ScanKeyData skeys[INDEX_MAX_KEYS];
-	SnapshotData dirty;
-	IndexScanDesc scan;
-	TupleTableSlot *found_slot;
-	bool		found = false;
 	int			i;
 
 	GetPerTupleExprContext(run->estate)->ecxt_scantuple = run->slot;
@@ -481,9 +477,29 @@ committed_duplicate(DirectInsert *run, int unique, PlnDirectTarget *target)
 							   target->key_eqprocs[i], values[i]);
 	}
 
+	return pln_index_has_committed_key(rinfo->ri_RelationDesc, index,
+									   nkeys, skeys);
+}
+
+/*
+ * Does the unique index of heap have a row with the key of skeys that is
+ * committed or the transaction's own, and that nobody is deleting?  A row
+ * still being inserted or deleted counts as none: whoever goes on to write
+ * sees it and waits for it.  The search the server's check makes, with the
+ * same dirty snapshot.
+ */
+bool
+pln_index_has_committed_key(Relation heap, Relation index, int nkeys,
+							ScanKey skeys)
+{
+	SnapshotData dirty;
+	IndexScanDesc scan;
+	TupleTableSlot *found_slot;
+	bool		found = false;
+
 	InitDirtySnapshot(dirty);
-	found_slot = table_slot_create(rinfo->ri_RelationDesc, NULL);
-	scan = index_beginscan(rinfo->ri_RelationDesc, index, &dirty, nkeys, 0);
+	found_slot = table_slot_create(heap, NULL);
+	scan = index_beginscan(heap, index, &dirty, nkeys, 0);
 	index_rescan(scan, skeys, nkeys, NULL, 0);
 	if (index_getnext_slot(scan, ForwardScanDirection, found_slot))
 		found = !TransactionIdIsValid(dirty.xmin) &&

@@ -1428,13 +1428,10 @@ duplicate_already_there(PlnExecState *estate, PlnStmtExecSql *stmt,
 	Datum		keyvalues[INDEX_MAX_KEYS];
 	bool		keynulls[INDEX_MAX_KEYS];
 	ScanKeyData skeys[INDEX_MAX_KEYS];
-	SnapshotData dirty;
 	Relation	index;
-	IndexScanDesc scan;
-	TupleTableSlot *slot;
 	AclMode		needed;
 	ListCell   *lc;
-	bool		found = false;
+	bool		found;
 	int			i;
 
 	if (!wpath->probe_ok || ExecutorStart_hook || ExecutorRun_hook ||
@@ -1492,21 +1489,8 @@ duplicate_already_there(PlnExecState *estate, PlnStmtExecSql *stmt,
 
 	/* (locked as the statement locks it, only while it looks) */
 	index = index_open(wpath->unique_index, RowExclusiveLock);
-	InitDirtySnapshot(dirty);
-	slot = table_slot_create(rel, NULL);
-	scan = index_beginscan(rel, index, &dirty, wpath->nkeys, 0);
-	index_rescan(scan, skeys, wpath->nkeys, NULL, 0);
-	while (index_getnext_slot(scan, ForwardScanDirection, slot))
-	{
-		/* in progress: leave it to the statement, which waits */
-		if (TransactionIdIsValid(dirty.xmin) || TransactionIdIsValid(dirty.xmax) ||
-			dirty.speculativeToken != 0)
-			break;
-		found = true;
-		break;
-	}
-	index_endscan(scan);
-	ExecDropSingleTupleTableSlot(slot);
+	/* (in progress: left to the statement, which waits) */
+	found = pln_index_has_committed_key(rel, index, wpath->nkeys, skeys);
 
 	if (found)
 	{

@@ -299,8 +299,10 @@ pln_open_dynamic_portal(PlnExecState *estate, PlnExpr *query, List *params,
 int
 exec_stmt_dynfors(PlnExecState *estate, PlnStmtDynForS *stmt)
 {
+	/* read forward only, as the loop over a static query (exec_run_select) */
 	Portal		portal = pln_open_dynamic_portal(estate, stmt->query,
-												 stmt->params, NULL, 0);
+												 stmt->params, NULL,
+												 CURSOR_OPT_NO_SCROLL);
 
 	return exec_for_query_loop(estate, portal,
 							   (PlnVariable *) estate->datums[stmt->var->dno],

@@ -1397,9 +1397,17 @@ exec_run_select(PlnExecState *estate, PlnExpr *expr, long maxtuples,
 
 	pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
 
+	/*
+	 * A query run to completion may use a parallel plan.  A portal (the
+	 * loop of FOR ... IN query) is only ever read forward, one batch at a
+	 * time, with the loop body running in between: no parallel plan, and
+	 * NO_SCROLL, as PL/pgSQL, so that the executor need not prepare for
+	 * backward fetches and pg_cursors shows the portal as not scrollable.
+	 */
 	if (expr->plan == NULL)
 		exec_prepare_plan(estate, expr,
-						  portalP == NULL ? CURSOR_OPT_PARALLEL_OK : 0);
+						  portalP == NULL ? CURSOR_OPT_PARALLEL_OK :
+						  CURSOR_OPT_NO_SCROLL);
 
 	estate->cur_expr = expr;
 

@@ -535,6 +535,20 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 		function->fn_rettyplen = sizeof(int32);
 	}
 
+	/*
+	 * A function whose result type is polymorphic, and not given by OUT
+	 * parameters, has a variable $0 of the actual result type, NULL at
+	 * the start of every call (the manual's "ALIAS FOR $0").
+	 */
+	if (procStruct->prokind != PROKIND_PROCEDURE && !is_trigger &&
+		!is_event_trigger && out_vars == NIL &&
+		IsPolymorphicType(procStruct->prorettype))
+		(void) pln_build_variable("$0", 0,
+								  pln_build_datatype(rettype, -1,
+													 function->fn_input_collation,
+													 NULL),
+								  true);
+
 	/* the FOUND variable */
 	var = pln_build_variable("found", 0,
 							 pln_build_datatype(BOOLOID, -1, InvalidOid, NULL),

@@ -181,12 +181,20 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 		/*
 		 * Falling off the end is a RETURN for void and set-returning
 		 * functions and for those with OUT parameters; anything else must
-		 * return a value.
+		 * return a value.  An EXIT naming the function's own label (the
+		 * outermost one, which no block carries) leaves the body too, but
+		 * that is no RETURN for any kind of function: PL/pgSQL ends those
+		 * bodies with an implicit RETURN, which the EXIT skips.
 		 */
-		if (func->fn_is_trigger)
+		if (func->fn_is_trigger ||
+			(func->fn_is_event_trigger && rc == PLN_RC_EXIT))
 			ereport(ERROR,
 					(errcode(ERRCODE_S_R_E_FUNCTION_EXECUTED_NO_RETURN_STATEMENT),
 					 errmsg("control reached end of trigger procedure without RETURN")));
+		else if (rc == PLN_RC_EXIT)
+			ereport(ERROR,
+					(errcode(ERRCODE_S_R_E_FUNCTION_EXECUTED_NO_RETURN_STATEMENT),
+					 errmsg("control reached end of function without RETURN")));
 		else if (func->out_param_varno >= 0 && !func->fn_retset)
 		{
 			int32		typmod;

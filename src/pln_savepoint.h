@@ -291,6 +291,9 @@ typedef struct PlnDirectValues
 	LocalTransactionId lxid;
 	uint64		checked_epoch;	/* PlnDirectTarget's */
 	ExprState **states;			/* one per column */
+	Oid			privileges_user;	/* the user the plan's privileges were
+									 * checked for, or InvalidOid */
+	uint64		privileges_roles_epoch; /* see privileges_known */
 	TupleTableSlot *row;		/* the new row */
 	TupleTableSlot *found;		/* a row found with its key */
 } PlnDirectValues;
@@ -318,6 +321,7 @@ extern bool pln_index_has_committed_key(Relation heap, Relation index,
 										int nkeys, ScanKey skeys,
 										TupleTableSlot *slot);
 extern void pln_forget_direct_values(PlnDirectValues *values);
+extern void pln_write_direct_init(void);
 extern PlnDirectOutcome pln_insert_directly(SPIPlanPtr plan,
 											ParamListInfo params,
 											PlnDirectTarget *target,

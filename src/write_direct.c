@@ -73,10 +73,12 @@
 #include "parser/parsetree.h"
 #include "storage/lmgr.h"
 #include "tcop/pquery.h"
+#include "utils/inval.h"
 #include "utils/memutils.h"
 #include "utils/plancache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 
 #include "plnimble.h"
 
@@ -94,7 +96,29 @@ typedef struct DirectInsert
 	Relation	unique;			/* the unique index, however opened */
 	TupleTableSlot *slot;		/* the new row (direct_cache's) */
 	TupleTableSlot *found;		/* a row found with its key (likewise) */
+	bool		privileges_checked; /* by this run, at roles_epoch: */
+	uint64		roles_epoch;
 } DirectInsert;
+
+/*
+ * Bumped by every invalidation of a role or of role memberships that this
+ * session processes (see privileges_known)
+ */
+static uint64 roles_epoch = 1;
+
+static void
+roles_changed(Datum arg, int cacheid, uint32 hashvalue)
+{
+	roles_epoch++;
+}
+
+/* Called once, from _PG_init (through pln_write_path_init) */
+void
+pln_write_direct_init(void)
+{
+	CacheRegisterSyscacheCallback(AUTHOID, roles_changed, (Datum) 0);
+	CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, roles_changed, (Datum) 0);
+}
 
 /* The statement's CONTEXT line, as SPI adds it to its statements' errors */
 static void
@@ -309,6 +333,43 @@ pln_forget_direct_values(PlnDirectValues *values)
 	values->states = NULL;
 	values->row = NULL;
 	values->found = NULL;
+	values->privileges_user = InvalidOid;
+}
+
+/* Is the statement's cache of the last run (direct_cache) good for this one? */
+static bool
+direct_cache_valid(DirectInsert *run, PlnDirectTarget *target,
+				   CachedPlanSource *plansource)
+{
+	PlnDirectValues *cache = target->values;
+
+	return cache->cxt != NULL && cache->plansource == plansource &&
+		cache->generation == run->cplan->generation &&
+		cache->lxid == MyProc->lxid &&
+		cache->checked_epoch == target->checked_epoch;
+}
+
+/*
+ * Were the plan's privileges checked by an earlier run for the same user,
+ * with the catalogs as they are now?  The check (ExecCheckRTPerms) reads
+ * the table's and its columns' ACLs and owner, through the catalog
+ * caches, and the user's roles: the same plan in the same transaction,
+ * with no invalidation of a relation (which a change of an ACL or an owner
+ * brings, pln_table_checks_current) nor of a role or a role membership
+ * processed since (roles_epoch), checks the same, unless a hook of the
+ * server's check is installed, which may do anything.
+ */
+static bool
+privileges_known(DirectInsert *run, PlnDirectTarget *target,
+				 CachedPlanSource *plansource)
+{
+	PlnDirectValues *cache = target->values;
+
+	return ExecutorCheckPerms_hook == NULL &&
+		direct_cache_valid(run, target, plansource) &&
+		pln_table_checks_current(target->checked_epoch) &&
+		cache->privileges_user == GetUserId() &&
+		cache->privileges_roles_epoch == roles_epoch;
 }
 
 /*
@@ -332,10 +393,7 @@ direct_cache(DirectInsert *run, PlnDirectTarget *target,
 	ListCell   *lc;
 	int			i = 0;
 
-	if (cache->cxt != NULL && cache->plansource == plansource &&
-		cache->generation == run->cplan->generation &&
-		cache->lxid == MyProc->lxid &&
-		cache->checked_epoch == target->checked_epoch)
+	if (direct_cache_valid(run, target, plansource))
 		return cache;
 
 	pln_forget_direct_values(cache);
@@ -694,6 +752,11 @@ insert_row(DirectInsert *run, CachedPlanSource *plansource, List *tlist,
 	}
 
 	cache = direct_cache(run, target, plansource, tlist, params);
+	if (run->privileges_checked)
+	{
+		cache->privileges_user = GetUserId();
+		cache->privileges_roles_epoch = run->roles_epoch;
+	}
 	run->slot = cache->row;
 	run->found = cache->found;
 	compute_values(run, cache->states, list_length(tlist), params);
@@ -818,7 +881,13 @@ pln_insert_directly(SPIPlanPtr plan, ParamListInfo params,
 		run.estate->es_sourceText = query;
 		run.estate->es_output_cid = GetCurrentCommandId(true);
 		ExecInitRangeTable(run.estate, pstmt->rtable);
-		ExecCheckRTPerms(pstmt->rtable, true);
+		/* (the executor checks them first) */
+		if (!privileges_known(&run, target, plansource))
+		{
+			run.roles_epoch = roles_epoch;
+			ExecCheckRTPerms(pstmt->rtable, true);
+			run.privileges_checked = true;
+		}
 		if (open_result_relation(&run, pstmt, target->relid))
 		{
 			outcome = insert_row(&run, plansource, tlist, params, target,

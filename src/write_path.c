@@ -175,6 +175,7 @@ void
 pln_write_path_init(void)
 {
 	CacheRegisterRelcacheCallback(relcache_changed, (Datum) 0);
+	pln_write_direct_init();
 }
 
 /* ----------

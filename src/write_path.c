@@ -21,9 +21,11 @@
  * retries when a concurrent insert wins the race), so either the row is
  * inserted, or nothing is written and this file raises the unique_violation
  * the plain INSERT would have raised, which the handler then catches like
- * any error of pure work (savepoint.c).  That form runs below the executor
- * where it can (write_direct.c, pln_write_path_direct), through SPI
- * otherwise.
+ * any error of pure work (savepoint.c), or, when nothing could see that
+ * error but through the handler, hands the duplicate to the handler
+ * without raising it (pln_hand_duplicate_to_handler).  That form runs
+ * below the executor where it can (write_direct.c, pln_write_path_direct),
+ * through SPI otherwise.
  *
  * That is exact only under conditions, each argued in docs/design.md
  * ("The write path"), and when any does not hold the block takes its

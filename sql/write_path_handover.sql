@@ -15,7 +15,10 @@
 --      block, call a function that hands over a duplicate of its own, and
 --      leave the loop with EXIT, CONTINUE and RETURN;
 --   5. the same functions run again in one transaction, and after a
---      transaction that failed.
+--      transaction that failed;
+--   6. exit_on_error, which makes the duplicate's error (and an error of
+--      pure work in a block) end the session, in sessions of their own:
+--      the errors are reported in full, DETAIL and CONTEXT lines.
 
 CREATE TABLE ho_t (k int PRIMARY KEY, v text);
 
@@ -314,3 +317,15 @@ COMMIT;
 
 SELECT k, v FROM ho_t WHERE k < 10 OR k >= 1000 ORDER BY k;
 SELECT count(*), sum(k) FROM ho_t;
+
+-- 6. exit_on_error: the duplicate ends the session, as the plain INSERT's
+-- error would; its report is complete -----------------------------------
+
+\setenv PGDATABASE :DBNAME
+\! sh sql/separate/run.sh write_path_exit_on_error
+\c
+SELECT ho_once(100);
+-- (an error of pure work in a block, likewise)
+\! sh sql/separate/run.sh exit_on_error_lazy
+\c
+SELECT 'reconnected';

@@ -175,6 +175,18 @@ stmts_may_show_error_context(List *stmts)
 }
 
 /*
+ * Would an ERROR raised now be an ERROR, for a handler to catch?  errstart
+ * makes it FATAL under exit_on_error and during a process exit (the
+ * session ends, and the error is reported in full), and a PANIC in a
+ * critical section.
+ */
+static inline bool
+error_stays_error(void)
+{
+	return !ExitOnAnyError && !proc_exit_inprogress && CritSectionCount == 0;
+}
+
+/*
  * Will an error with this SQLSTATE, raised now, be caught in this call
  * without anyone ever seeing its CONTEXT lines?  Then the call's error
  * context callback need not build its line, which is a good part of the
@@ -182,8 +194,10 @@ stmts_may_show_error_context(List *stmts)
  *
  * That holds when the innermost handler block has no subtransaction (so
  * the error comes from this call's own pure work, not from a function it
- * called, which might show the context itself), one of its handlers
- * catches the error, and that handler cannot show the context.
+ * called, which might show the context itself), the error stays an error
+ * (error_stays_error: else it ends the session, reported in full), one of
+ * the block's handlers catches it, and that handler cannot show the
+ * context.
  */
 bool
 pln_error_context_unseen(PlnExecState *estate, int sqlerrcode)
@@ -191,7 +205,8 @@ pln_error_context_unseen(PlnExecState *estate, int sqlerrcode)
 	PlnSavepointFrame *frame = estate->sp_top;
 
 	if (frame == NULL || frame->materialized || estate->raising_notice ||
-		estate->starting_savepoint || frame->unprotected_write)
+		estate->starting_savepoint || frame->unprotected_write ||
+		!error_stays_error())
 		return false;
 
 	/*
@@ -245,7 +260,7 @@ pln_write_path_error_unseen(PlnExecState *estate)
 	PlnSavepointFrame *frame = estate->sp_top;
 
 	Assert(frame != NULL && frame->unprotected_write);
-	return !frame->materialized &&
+	return !frame->materialized && error_stays_error() &&
 		handler_hides_error(frame->block, ERRCODE_UNIQUE_VIOLATION);
 }
 
@@ -265,8 +280,8 @@ pln_write_path_error_unseen(PlnExecState *estate)
  * - nobody watches the call through the plugin hook (the profiler, the
  *   tracer, a debugger), which would see the catch;
  * - errstart would raise an ERROR, not end the session: exit_on_error is
- *   off and no process exit is in progress (it also turns an error into a
- *   PANIC in a critical section, which PL code never runs in);
+ *   off and no process exit is in progress, and no critical section turns
+ *   it into a PANIC (error_stays_error);
  * - errfinish would change nothing on its way to the catch: it resets the
  *   interrupt and critical section holdoff counts, here all zero.
  *
@@ -282,10 +297,8 @@ pln_hand_duplicate_to_handler(PlnExecState *estate)
 	Assert(frame != NULL && !frame->unprotected_write);
 	if (frame->materialized || estate->plugins != NULL ||
 		estate->func->sqlerrm_named || estate->raising_notice ||
-		estate->starting_savepoint ||
-		ExitOnAnyError || proc_exit_inprogress ||
+		estate->starting_savepoint || !error_stays_error() ||
 		InterruptHoldoffCount != 0 || QueryCancelHoldoffCount != 0 ||
-		CritSectionCount != 0 ||
 		!handler_hides_error(frame->block, ERRCODE_UNIQUE_VIOLATION))
 		return false;
 	frame->duplicate_to_handler = true;

@@ -73,7 +73,7 @@ static PlnFunction *compile_or_look_up(FunctionCallInfo fcinfo,
 static PlnFunction *do_compile(FunctionCallInfo fcinfo, HeapTuple procTup,
 							   PlnFunction *function, PlnFuncKey *hashkey,
 							   bool forValidator);
-static void finish_compile(PlnFunction *function);
+static void finish_compile(PlnFunction *function, const char *proc_source);
 static void compute_function_hashkey(FunctionCallInfo fcinfo,
 									 Form_pg_proc procStruct,
 									 PlnFuncKey *hashkey,
@@ -182,9 +182,10 @@ compile_or_look_up(FunctionCallInfo fcinfo, bool forValidator)
 
 /*
  * Can the function's text name the variable?  Only by name can code reach
- * a variable, so a TG_ variable whose name does not occur in the text
- * (in any case) is never read, and need not be given a value per call.
- * A Unicode-escaped identifier (U&"...") could spell any name: with one,
+ * a variable, so one whose name does not occur in the text (in any case,
+ * quoted or not) is never read: a TG_ variable need not be given a value
+ * per call, a handler's SQLERRM need not be set (write_path.c).  A
+ * Unicode-escaped identifier (U&"...") could spell any name: with one,
  * every name counts as named.
  */
 static bool
@@ -561,7 +562,7 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 	function->action = pln_parse_result;
 	pln_scanner_finish();
 
-	finish_compile(function);
+	finish_compile(function, proc_source);
 
 	/* done: keep the context for the life of the cache entry */
 	MemoryContextSetParent(func_cxt, CacheMemoryContext);
@@ -642,7 +643,7 @@ pln_compile_inline(char *proc_source)
 	function->action = pln_parse_result;
 	pln_scanner_finish();
 
-	finish_compile(function);
+	finish_compile(function, proc_source);
 
 	error_context_stack = errcallback.previous;
 	pln_error_funcname = NULL;
@@ -653,15 +654,23 @@ pln_compile_inline(char *proc_source)
 	return function;
 }
 
-/* Store the datums and statement count collected while parsing */
+/*
+ * Store the datums and statement count collected while parsing, and what
+ * the executor needs to know of the whole function
+ */
 static void
-finish_compile(PlnFunction *function)
+finish_compile(PlnFunction *function, const char *proc_source)
 {
+	char	   *lower_source = asc_tolower(proc_source, strlen(proc_source));
+
 	function->ndatums = datums_count;
 	function->datums = palloc(sizeof(PlnDatum *) * datums_count);
 	memcpy(function->datums, datums_array, sizeof(PlnDatum *) * datums_count);
 	function->nstatements = stmt_counter;
 	function->stmt_checks_stack = pln_stack_check_points(function);
+	function->sqlstate_named = source_may_name(lower_source, "sqlstate");
+	function->sqlerrm_named = source_may_name(lower_source, "sqlerrm");
+	pfree(lower_source);
 	pln_write_path_mark(function);
 	function->use_count = 0;
 

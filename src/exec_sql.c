@@ -295,38 +295,49 @@ into_maxrows(PlnStmtExecSql *stmt, bool check_too_many)
 /*
  * Run an INSERT that may take the write path (write_path.c): without its
  * block's subtransaction when the path's conditions hold now, else as
- * usual.  *returned: see pln_write_path_direct (NULL if it did not run).  The statement started as lazy statements do, so it passes the
- * gate here, and since the SQL may have run any code, plans are checked
- * again afterwards (what exec_stmt does for statements that are not lazy).
+ * usual.  *returned: see pln_write_path_direct (NULL if it did not run).
+ * The statement started as lazy statements do, so it passes the gate
+ * here, and since the SQL may have run any code, plans are checked again
+ * afterwards (what exec_stmt does for statements that are not lazy).
+ * Returns false, with nothing else done, when the statement's duplicate
+ * went to the block's handler without an error (as if the error had been
+ * raised, the statement sets nothing); else true, with SPI's result code
+ * in *rc.
  */
-static int
+static bool
 exec_insert_on_write_path(PlnExecState *estate, PlnStmtExecSql *stmt,
 						  bool check_too_many, HeapTuple *returned,
-						  TupleDesc *returned_desc)
+						  TupleDesc *returned_desc, int *rc)
 {
 	SPIPlanPtr	plan = pln_write_path_plan(estate, stmt);
 	long		maxrows = into_maxrows(stmt, check_too_many);
-	int			rc;
 
 	if (plan != NULL)
 	{
 		/*
-		 * Below the executor when it can (raises the duplicate's error);
-		 * the row RETURNING returns comes back in *returned, not as SPI's
-		 * result, which is left as after one row INSERTed.
+		 * Below the executor when it can (raises the duplicate's error, or
+		 * hands it to the handler); the row RETURNING returns comes back
+		 * in *returned, not as SPI's result, which is left as after one
+		 * row INSERTed.
 		 */
-		if (pln_write_path_direct(estate, stmt, returned, returned_desc))
+		switch (pln_write_path_direct(estate, stmt, returned, returned_desc))
 		{
-			SPI_processed = 1;
-			SPI_tuptable = NULL;
-			return *returned ? SPI_OK_INSERT_RETURNING : SPI_OK_INSERT;
+			case PLN_WRITE_INSERTED:
+				SPI_processed = 1;
+				SPI_tuptable = NULL;
+				*rc = *returned ? SPI_OK_INSERT_RETURNING : SPI_OK_INSERT;
+				return true;
+			case PLN_WRITE_DUPLICATE_HANDED:
+				return false;
+			case PLN_WRITE_NOT_RUN:
+				break;
 		}
-		rc = SPI_execute_plan_with_paramlist(plan, estate->paramLI, false,
-											 maxrows);
+		*rc = SPI_execute_plan_with_paramlist(plan, estate->paramLI, false,
+											  maxrows);
 		pln_forget_plan_checks();
 		/* raises the unique_violation if a duplicate was there */
 		if (pln_write_path_conflict(estate, stmt))
-			return rc;
+			return true;
 		/* (the duplicate could not be named: the gate has been passed) */
 	}
 	if (stmt->sqlstmt->plan == NULL)
@@ -336,10 +347,10 @@ exec_insert_on_write_path(PlnExecState *estate, PlnStmtExecSql *stmt,
 		stmt->mod_stmt_set = true;
 		maxrows = into_maxrows(stmt, check_too_many);
 	}
-	rc = SPI_execute_plan_with_paramlist(stmt->sqlstmt->plan, estate->paramLI,
-										 estate->readonly_func, maxrows);
+	*rc = SPI_execute_plan_with_paramlist(stmt->sqlstmt->plan, estate->paramLI,
+										  estate->readonly_func, maxrows);
 	pln_forget_plan_checks();
-	return rc;
+	return true;
 }
 
 /*
@@ -417,8 +428,11 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 		rc = SPI_execute_plan_extended(expr->plan, &options);
 	}
 	else if (on_write_path(stmt))
-		rc = exec_insert_on_write_path(estate, stmt, check_too_many,
-									   &returned, &returned_desc);
+	{
+		if (!exec_insert_on_write_path(estate, stmt, check_too_many,
+									   &returned, &returned_desc, &rc))
+			return PLN_RC_OK;
+	}
 	else
 		rc = SPI_execute_plan_with_paramlist(expr->plan, estate->paramLI,
 											 estate->readonly_func, maxrows);

@@ -29,6 +29,10 @@ struct PlnSavepointFrame
 	bool		unprotected_write;	/* is the write path running or done in
 									 * it?  Then it catches nothing (see
 									 * write_path.c) */
+	bool		duplicate_to_handler;	/* the write path found a duplicate
+										 * for its handler, without raising
+										 * the error (see
+										 * pln_hand_duplicate_to_handler) */
 
 	/* saved on entry to the block */
 	MemoryContext entry_context;
@@ -69,6 +73,7 @@ extern void pln_begin_unprotected_write(PlnExecState *estate);
 extern void pln_end_unprotected_write(PlnExecState *estate);
 extern bool pln_error_context_unseen(PlnExecState *estate, int sqlerrcode);
 extern bool pln_write_path_error_unseen(PlnExecState *estate);
+extern bool pln_hand_duplicate_to_handler(PlnExecState *estate);
 extern bool pln_innermost_frame_is_lazy(PlnStmt **stmt);	/* lazy_check.c */
 
 /*
@@ -243,11 +248,23 @@ extern SPIPlanPtr pln_write_path_plan(PlnExecState *estate,
 									  PlnStmtExecSql *stmt);
 extern bool pln_write_path_conflict(PlnExecState *estate,
 									PlnStmtExecSql *stmt);
-extern bool pln_write_path_direct(PlnExecState *estate,
-								  PlnStmtExecSql *stmt,
-								  HeapTuple *returned,
-								  TupleDesc *returned_desc);
+
+/* What pln_write_path_direct did */
+typedef enum PlnWriteDirect
+{
+	PLN_WRITE_NOT_RUN,			/* nothing: run the statement through SPI */
+	PLN_WRITE_INSERTED,			/* the row is in */
+	PLN_WRITE_DUPLICATE_HANDED	/* a duplicate, for the block's handler
+								 * without an error (see
+								 * pln_hand_duplicate_to_handler) */
+} PlnWriteDirect;
+
+extern PlnWriteDirect pln_write_path_direct(PlnExecState *estate,
+											PlnStmtExecSql *stmt,
+											HeapTuple *returned,
+											TupleDesc *returned_desc);
 extern void pln_write_path_init(void);
+extern bool pln_table_checks_current(uint64 epoch);
 extern char *pln_write_path_block_status(PlnExecState *estate,
 										 PlnStmtBlock *block);
 extern bool pln_write_path_block_qualifies(PlnExecState *estate,
@@ -262,8 +279,9 @@ typedef enum PlnDirectOutcome
 } PlnDirectOutcome;
 
 /*
- * The compiled expressions of an INSERT's values, kept by the statement
- * for the next run while its plan and the transaction are the same.
+ * The compiled expressions of an INSERT's values, and the slots its run
+ * uses, kept by the statement for the next run while its plan, the
+ * transaction and the table's checks are the same (write_direct.c).
  */
 typedef struct PlnDirectValues
 {
@@ -271,7 +289,13 @@ typedef struct PlnDirectValues
 	CachedPlanSource *plansource;	/* the plan they were built for */
 	int			generation;
 	LocalTransactionId lxid;
+	uint64		checked_epoch;	/* PlnDirectTarget's */
 	ExprState **states;			/* one per column */
+	Oid			privileges_user;	/* the user the plan's privileges were
+									 * checked for, or InvalidOid */
+	uint64		privileges_roles_epoch; /* see privileges_known */
+	TupleTableSlot *row;		/* the new row */
+	TupleTableSlot *found;		/* a row found with its key */
 } PlnDirectValues;
 
 /* What pln_insert_directly needs to know of the write path's checks */
@@ -279,19 +303,25 @@ typedef struct PlnDirectTarget
 {
 	Oid			relid;			/* the table */
 	Oid			unique_index;	/* its one unique index */
+	int			nkeys;			/* the index's key columns */
+	const AttrNumber *key_attnums;	/* the table's column of each */
 	const Oid  *key_eqprocs;	/* the key columns' equality functions, or
 								 * NULL if unknown */
 	const Oid  *key_collations;
 	PlnDirectValues *values;	/* the cache of compiled values */
 	MemoryContext values_parent;	/* for the cache's memory */
+	uint64		checked_epoch;	/* when the table passed the write path's
+								 * checks (see pln_table_checks_current) */
 } PlnDirectTarget;
 
 extern bool pln_may_insert_directly(void);
 extern bool pln_index_fails_as_plain_insert(Relation index, bool unique);
 extern bool pln_row_cannot_be_too_big(TupleDesc desc);
 extern bool pln_index_has_committed_key(Relation heap, Relation index,
-										int nkeys, ScanKey skeys);
+										int nkeys, ScanKey skeys,
+										TupleTableSlot *slot);
 extern void pln_forget_direct_values(PlnDirectValues *values);
+extern void pln_write_direct_init(void);
 extern PlnDirectOutcome pln_insert_directly(SPIPlanPtr plan,
 											ParamListInfo params,
 											PlnDirectTarget *target,

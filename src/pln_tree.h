@@ -754,6 +754,15 @@ typedef struct PlnFunction
 	int			tg_varnos[PLN_TG_NVARS];
 	bool		tg_var_named[PLN_TG_NVARS]; /* may the code read it? */
 
+	/*
+	 * May the code read a handler's SQLSTATE or SQLERRM?  Not if its text
+	 * never names it (see source_may_name in compile.c): then a handler
+	 * need not set it, and the write path may hand a duplicate to its
+	 * handler without the error (savepoint.c).
+	 */
+	bool		sqlstate_named;
+	bool		sqlerrm_named;
+
 	PlnResolveOption resolve_option;
 	bool		print_strict_params;
 	int			extra_warnings;

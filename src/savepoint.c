@@ -41,6 +41,7 @@
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "miscadmin.h"
+#include "storage/ipc.h"
 #include "storage/proc.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -174,6 +175,18 @@ stmts_may_show_error_context(List *stmts)
 }
 
 /*
+ * Would an ERROR raised now be an ERROR, for a handler to catch?  errstart
+ * makes it FATAL under exit_on_error and during a process exit (the
+ * session ends, and the error is reported in full), and a PANIC in a
+ * critical section.
+ */
+static inline bool
+error_stays_error(void)
+{
+	return !ExitOnAnyError && !proc_exit_inprogress && CritSectionCount == 0;
+}
+
+/*
  * Will an error with this SQLSTATE, raised now, be caught in this call
  * without anyone ever seeing its CONTEXT lines?  Then the call's error
  * context callback need not build its line, which is a good part of the
@@ -181,8 +194,10 @@ stmts_may_show_error_context(List *stmts)
  *
  * That holds when the innermost handler block has no subtransaction (so
  * the error comes from this call's own pure work, not from a function it
- * called, which might show the context itself), one of its handlers
- * catches the error, and that handler cannot show the context.
+ * called, which might show the context itself), the error stays an error
+ * (error_stays_error: else it ends the session, reported in full), one of
+ * the block's handlers catches it, and that handler cannot show the
+ * context.
  */
 bool
 pln_error_context_unseen(PlnExecState *estate, int sqlerrcode)
@@ -190,7 +205,8 @@ pln_error_context_unseen(PlnExecState *estate, int sqlerrcode)
 	PlnSavepointFrame *frame = estate->sp_top;
 
 	if (frame == NULL || frame->materialized || estate->raising_notice ||
-		estate->starting_savepoint || frame->unprotected_write)
+		estate->starting_savepoint || frame->unprotected_write ||
+		!error_stays_error())
 		return false;
 
 	/*
@@ -244,33 +260,78 @@ pln_write_path_error_unseen(PlnExecState *estate)
 	PlnSavepointFrame *frame = estate->sp_top;
 
 	Assert(frame != NULL && frame->unprotected_write);
-	return !frame->materialized &&
+	return !frame->materialized && error_stays_error() &&
 		handler_hides_error(frame->block, ERRCODE_UNIQUE_VIOLATION);
 }
 
 /*
- * Run the handler that matches the caught error, with SQLSTATE and
- * SQLERRM set and the error available to bare RAISE.  Re-throws the error
- * if no handler matches.  edata, in caught_error_memory(), goes with it.
+ * For the write path (write_path.c), whose INSERT found a duplicate: may
+ * the block's handler run without the unique_violation being raised at
+ * all?  Then the frame is marked, and the block runs the handler when its
+ * body returns (run_handler_for_duplicate); else the caller raises the
+ * error.  Raising and catching it does nothing anyone can see, apart from
+ * the error's data, when:
+ *
+ * - the frame has no subtransaction (it is the write path's), and the
+ *   handler that catches the error never shows it (no bare RAISE, no GET
+ *   STACKED DIAGNOSTICS, no statement kind not reviewed: handler_hides_error)
+ *   and the function's text never names SQLERRM (compile.c), so the error's
+ *   message, DETAIL, CONTEXT and fields are never read;
+ * - nobody watches the call through the plugin hook (the profiler, the
+ *   tracer, a debugger), which would see the catch;
+ * - errstart would raise an ERROR, not end the session: exit_on_error is
+ *   off and no process exit is in progress, and no critical section turns
+ *   it into a PANIC (error_stays_error);
+ * - errfinish would change nothing on its way to the catch: it resets the
+ *   interrupt and critical section holdoff counts, here all zero.
+ *
+ * What else a raise does is to run the error context callbacks, which
+ * describe the error for its report; and the catch restores the call's
+ * state, which run_handler_for_duplicate does too.
  */
-static pg_noinline int
-run_matching_handler(PlnExecState *estate, PlnStmtBlock *block,
-					 ErrorData *edata)
+bool
+pln_hand_duplicate_to_handler(PlnExecState *estate)
+{
+	PlnSavepointFrame *frame = estate->sp_top;
+
+	Assert(frame != NULL && !frame->unprotected_write);
+	if (frame->materialized || estate->plugins != NULL ||
+		estate->func->sqlerrm_named || estate->raising_notice ||
+		estate->starting_savepoint || !error_stays_error() ||
+		InterruptHoldoffCount != 0 || QueryCancelHoldoffCount != 0 ||
+		!handler_hides_error(frame->block, ERRCODE_UNIQUE_VIOLATION))
+		return false;
+	frame->duplicate_to_handler = true;
+	return true;
+}
+
+/*
+ * Run a handler of the block for an error with this SQLSTATE, with
+ * SQLSTATE and SQLERRM set and the error available to bare RAISE.  edata
+ * is the caught error, in caught_error_memory(), and goes with it; NULL
+ * when the write path hands the handler a duplicate without raising it
+ * (pln_hand_duplicate_to_handler), whose handler reads neither SQLERRM nor
+ * the error.
+ */
+static int
+run_handler(PlnExecState *estate, PlnStmtBlock *block,
+			PlnExceptionAction *action, int sqlerrcode, ErrorData *edata)
 {
 	ErrorData  *save_cur_error = estate->cur_error;
-	PlnExceptionAction *action;
-	PlnVar	   *state_var;
-	PlnVar	   *errm_var;
 	int			rc;
 
-	action = find_handler(block, edata->sqlerrcode);
-	if (action == NULL)
-		ReThrowError(edata);
-
-	state_var = (PlnVar *) estate->datums[block->exceptions->sqlstate_varno];
-	errm_var = (PlnVar *) estate->datums[block->exceptions->sqlerrm_varno];
-	assign_text_var(estate, state_var, unpack_sql_state(edata->sqlerrcode));
-	assign_text_var(estate, errm_var, edata->message);
+	/*
+	 * (A variable the text never names cannot be read, see compile.c, but
+	 * by a consumer of the plugin hook, which may look at every variable.)
+	 */
+	if (estate->func->sqlstate_named || estate->plugins != NULL)
+		assign_text_var(estate,
+						(PlnVar *) estate->datums[block->exceptions->sqlstate_varno],
+						unpack_sql_state(sqlerrcode));
+	if (edata != NULL)
+		assign_text_var(estate,
+						(PlnVar *) estate->datums[block->exceptions->sqlerrm_varno],
+						edata->message);
 
 	estate->cur_error = edata;
 	estate->err_text = NULL;
@@ -283,6 +344,21 @@ run_matching_handler(PlnExecState *estate, PlnStmtBlock *block,
 	estate->cur_error = save_cur_error;
 	MemoryContextReset(caught_error_memory()->current);
 	return rc;
+}
+
+/*
+ * Run the handler that matches the caught error (see run_handler).
+ * Re-throws the error if no handler matches.
+ */
+static pg_noinline int
+run_matching_handler(PlnExecState *estate, PlnStmtBlock *block,
+					 ErrorData *edata)
+{
+	PlnExceptionAction *action = find_handler(block, edata->sqlerrcode);
+
+	if (action == NULL)
+		ReThrowError(edata);
+	return run_handler(estate, block, action, edata->sqlerrcode, edata);
 }
 
 /* ----------
@@ -676,6 +752,26 @@ catch_with_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 	return edata;
 }
 
+/*
+ * The write path handed the block's handler a duplicate without raising
+ * the unique_violation (pln_hand_duplicate_to_handler), and the block's
+ * body has returned (the INSERT was its last statement): leave the frame
+ * as catch_without_savepoint would have after catching the error, and run
+ * the handler as run_matching_handler would have.
+ */
+static pg_noinline int
+run_handler_for_duplicate(PlnExecState *estate, PlnSavepointFrame *frame)
+{
+	PlnStmtBlock *block = frame->block;
+
+	estate->sp_top = frame->outer;
+	restore_call_state(estate, frame);
+	pln_stats.errors_caught_lazy++;
+	return run_handler(estate, block,
+					   find_handler(block, ERRCODE_UNIQUE_VIOLATION),
+					   ERRCODE_UNIQUE_VIOLATION, NULL);
+}
+
 /* Normal end of a materialized frame: keep what the block did */
 static pg_noinline void
 release_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
@@ -801,6 +897,7 @@ enter_frame(PlnExecState *estate, PlnSavepointFrame *frame,
 	frame->block = block;
 	frame->materialized = false;
 	frame->unprotected_write = false;
+	frame->duplicate_to_handler = false;
 	frame->entry_context = CurrentMemoryContext;
 	frame->entry_cur_error = estate->cur_error;
 	frame->entry_handler_depth = pln_handler_depth;
@@ -868,6 +965,12 @@ exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 
 		rc = exec_stmts(estate, block->body);
 
+		if (unlikely(frame.duplicate_to_handler))
+		{
+			PG_exception_stack = save_exception_stack;
+			error_context_stack = save_context_stack;
+			return run_handler_for_duplicate(estate, &frame);
+		}
 		leave_frame(estate, &frame);
 
 		PG_exception_stack = save_exception_stack;
@@ -953,8 +1056,17 @@ pln_run_handler_block_loop(PlnExecState *estate, PlnStmtBlock *block,
 
 				rc = exec_stmts(estate, block->body);
 
-				leave_frame(estate, &frame);
-				in_block = false;
+				if (unlikely(frame.duplicate_to_handler))
+				{
+					/* (an error in the handler leaves the loop) */
+					in_block = false;
+					rc = run_handler_for_duplicate(estate, &frame);
+				}
+				else
+				{
+					leave_frame(estate, &frame);
+					in_block = false;
+				}
 
 				rc = finish_iteration(estate, block, loop, loop_stmt, rc,
 									  &exit_loop);

@@ -16,10 +16,13 @@
  *	   or the generic plan, the table locked); its shape is checked before
  *	   anything runs: one row of values into the one table, nothing else;
  *	2. the privileges are checked, the table and its indexes opened, as
- *	   the executor does when it starts;
+ *	   the executor does when it starts (when the key is looked for first,
+ *	   the unique index alone while the write path's checks hold, and the
+ *	   others only if there is a row to write: open_unique_index);
  *	3. the values are computed from the plan's target list, the generated
  *	   columns, NOT NULL and CHECK constraints checked, by the executor's
- *	   functions, in its order;
+ *	   functions, in its order (compiled once per plan and transaction,
+ *	   with the run's slots: direct_cache);
  *	4. the row is inserted speculatively, with the unique index told not to
  *	   raise but to report a conflict (as ON CONFLICT does);
  *	5. if it reports one, the row is killed (as ON CONFLICT does) and the
@@ -70,10 +73,12 @@
 #include "parser/parsetree.h"
 #include "storage/lmgr.h"
 #include "tcop/pquery.h"
+#include "utils/inval.h"
 #include "utils/memutils.h"
 #include "utils/plancache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 
 #include "plnimble.h"
 
@@ -85,9 +90,35 @@ typedef struct DirectInsert
 {
 	CachedPlan *cplan;
 	EState	   *estate;
-	ResultRelInfo *rinfo;
-	TupleTableSlot *slot;
+	ResultRelInfo *rinfo;		/* its indexes opened by open_indexes */
+	Relation	unique_alone;	/* the unique index opened alone by
+								 * open_unique_index, or NULL */
+	Relation	unique;			/* the unique index, however opened */
+	TupleTableSlot *slot;		/* the new row (direct_cache's) */
+	TupleTableSlot *found;		/* a row found with its key (likewise) */
+	bool		privileges_checked; /* by this run, at roles_epoch: */
+	uint64		roles_epoch;
 } DirectInsert;
+
+/*
+ * Bumped by every invalidation of a role or of role memberships that this
+ * session processes (see privileges_known)
+ */
+static uint64 roles_epoch = 1;
+
+static void
+roles_changed(Datum arg, int cacheid, uint32 hashvalue)
+{
+	roles_epoch++;
+}
+
+/* Called once, from _PG_init (through pln_write_path_init) */
+void
+pln_write_direct_init(void)
+{
+	CacheRegisterSyscacheCallback(AUTHOID, roles_changed, (Datum) 0);
+	CacheRegisterSyscacheCallback(AUTHMEMROLEMEM, roles_changed, (Datum) 0);
+}
 
 /* The statement's CONTEXT line, as SPI adds it to its statements' errors */
 static void
@@ -212,10 +243,14 @@ plan_is_one_row_insert(PlannedStmt *pstmt, Oid relid)
 static void
 close_direct_insert(DirectInsert *run)
 {
+	/* (the slots are kept for the next run: see direct_cache) */
 	if (run->slot != NULL)
-		ExecDropSingleTupleTableSlot(run->slot);
+		ExecClearTuple(run->slot);
+	if (run->unique_alone != NULL)
+		index_close(run->unique_alone, RowExclusiveLock);
 	if (run->rinfo != NULL)
 	{
+		/* (nothing to close if open_indexes did not run) */
 		ExecCloseIndices(run->rinfo);
 		table_close(run->rinfo->ri_RelationDesc, NoLock);
 	}
@@ -227,9 +262,9 @@ close_direct_insert(DirectInsert *run)
 }
 
 /*
- * Open the table and its indexes for the insertion, as the executor opens
- * a result relation.  Is the plan's target list one of the table's
- * columns?
+ * Open the table for the insertion, as the executor opens a result
+ * relation (its indexes come with open_indexes).  Is the plan's target
+ * list one of the table's columns?
  */
 static bool
 open_result_relation(DirectInsert *run, PlannedStmt *pstmt, Oid relid)
@@ -248,8 +283,6 @@ open_result_relation(DirectInsert *run, PlannedStmt *pstmt, Oid relid)
 					  NULL, 0);
 	CheckValidResultRel(run->rinfo, CMD_INSERT);
 	run->rinfo->ri_onConflictArbiterIndexes = mt->arbiterIndexes;
-	/* (what only the check for conflicts needs is added by it) */
-	ExecOpenIndices(run->rinfo, false);
 
 	/* a value for each column */
 	return list_length(mt->plan.lefttree->targetlist) ==
@@ -285,7 +318,11 @@ one_arbiter(ResultRelInfo *rinfo, Oid unique_index)
 	return narbiters == 1 && found;
 }
 
-/* Forget the compiled values (their plan is replaced or gone) */
+/*
+ * Forget the compiled values and the slots (their plan is replaced or
+ * gone).  A run leaves the slots empty, holding no buffer pin; a run that
+ * failed took its transaction with it, and the pins were released then.
+ */
 void
 pln_forget_direct_values(PlnDirectValues *values)
 {
@@ -294,27 +331,70 @@ pln_forget_direct_values(PlnDirectValues *values)
 	values->cxt = NULL;
 	values->plansource = NULL;
 	values->states = NULL;
+	values->row = NULL;
+	values->found = NULL;
+	values->privileges_user = InvalidOid;
+}
+
+/* Is the statement's cache of the last run (direct_cache) good for this one? */
+static bool
+direct_cache_valid(DirectInsert *run, PlnDirectTarget *target,
+				   CachedPlanSource *plansource)
+{
+	PlnDirectValues *cache = target->values;
+
+	return cache->cxt != NULL && cache->plansource == plansource &&
+		cache->generation == run->cplan->generation &&
+		cache->lxid == MyProc->lxid &&
+		cache->checked_epoch == target->checked_epoch;
 }
 
 /*
- * The compiled expressions of the plan's target list: those of the last
- * run if it had the same plan in the same transaction (the expressions
- * call built-in functions only, which look nothing up that a transaction
- * could change meanwhile; see write_path.c), else compiled again.
+ * Were the plan's privileges checked by an earlier run for the same user,
+ * with the catalogs as they are now?  The check (ExecCheckRTPerms) reads
+ * the table's and its columns' ACLs and owner, through the catalog
+ * caches, and the user's roles: the same plan in the same transaction,
+ * with no invalidation of a relation (which a change of an ACL or an owner
+ * brings, pln_table_checks_current) nor of a role or a role membership
+ * processed since (roles_epoch), checks the same, unless a hook of the
+ * server's check is installed, which may do anything.
  */
-static ExprState **
-values_states(DirectInsert *run, PlnDirectTarget *target,
-			  CachedPlanSource *plansource, List *tlist, ParamListInfo params)
+static bool
+privileges_known(DirectInsert *run, PlnDirectTarget *target,
+				 CachedPlanSource *plansource)
 {
 	PlnDirectValues *cache = target->values;
+
+	return ExecutorCheckPerms_hook == NULL &&
+		direct_cache_valid(run, target, plansource) &&
+		pln_table_checks_current(target->checked_epoch) &&
+		cache->privileges_user == GetUserId() &&
+		cache->privileges_roles_epoch == roles_epoch;
+}
+
+/*
+ * The compiled expressions of the plan's target list and the slots of a
+ * run: those of the last run if it had the same plan in the same
+ * transaction, with the table as the same checks saw it, else made again.
+ * The expressions call built-in functions only, which look nothing up
+ * that a transaction could change meanwhile (see write_path.c).  The
+ * slots have a copy of the table's descriptor, which only an invalidation
+ * of the table can change (it would change the checks' epoch, and the
+ * plan); a copy, so that no resource owner tracks it, and the slots can
+ * outlive the statement.
+ */
+static PlnDirectValues *
+direct_cache(DirectInsert *run, PlnDirectTarget *target,
+			 CachedPlanSource *plansource, List *tlist, ParamListInfo params)
+{
+	PlnDirectValues *cache = target->values;
+	Relation	rel = run->rinfo->ri_RelationDesc;
 	MemoryContext oldcontext;
 	ListCell   *lc;
 	int			i = 0;
 
-	if (cache->cxt != NULL && cache->plansource == plansource &&
-		cache->generation == run->cplan->generation &&
-		cache->lxid == MyProc->lxid)
-		return cache->states;
+	if (direct_cache_valid(run, target, plansource))
+		return cache;
 
 	pln_forget_direct_values(cache);
 	cache->cxt = AllocSetContextCreate(target->values_parent,
@@ -325,11 +405,16 @@ values_states(DirectInsert *run, PlnDirectTarget *target,
 	foreach(lc, tlist)
 		cache->states[i++] = ExecInitExprWithParams(lfirst_node(TargetEntry, lc)->expr,
 													params);
+	cache->row = MakeSingleTupleTableSlot(CreateTupleDescCopy(RelationGetDescr(rel)),
+										  table_slot_callbacks(rel));
+	cache->found = MakeSingleTupleTableSlot(cache->row->tts_tupleDescriptor,
+											table_slot_callbacks(rel));
 	MemoryContextSwitchTo(oldcontext);
 	cache->plansource = plansource;
 	cache->generation = run->cplan->generation;
 	cache->lxid = MyProc->lxid;
-	return cache->states;
+	cache->checked_epoch = target->checked_epoch;
+	return cache;
 }
 
 /* Compute the row's values from the plan's target list, into the slot */
@@ -395,26 +480,91 @@ pln_index_fails_as_plain_insert(Relation index, bool unique)
 /*
  * ... for every index of the table, as opened for this run (write_path.c
  * checked them too, but a CREATE INDEX CONCURRENTLY does not wait for our
- * lock); the unique one's position in *unique
+ * lock); the unique one in *unique
  */
 static bool
 indexes_fail_as_plain_insert(ResultRelInfo *rinfo, Oid unique_index,
-							 int *unique)
+							 Relation *unique)
 {
 	int			i;
 
-	*unique = -1;
+	*unique = NULL;
 	for (i = 0; i < rinfo->ri_NumIndices; i++)
 	{
 		Relation	index = rinfo->ri_IndexRelationDescs[i];
 		bool		is_unique = RelationGetRelid(index) == unique_index;
 
 		if (is_unique)
-			*unique = i;
+			*unique = index;
 		if (!pln_index_fails_as_plain_insert(index, is_unique))
 			return false;
 	}
-	return *unique >= 0;
+	return *unique != NULL;
+}
+
+/*
+ * Open the table's indexes, as the executor does for its result relation
+ * (ExecOpenIndices), each locked in the INSERT's mode; the unique index,
+ * if open_unique_index opened it already, is taken over instead of being
+ * opened again (ExecCloseIndices then closes it with the others).  Do they
+ * still qualify (one_arbiter, indexes_fail_as_plain_insert)?
+ */
+static bool
+open_indexes(DirectInsert *run, Oid unique_index)
+{
+	ResultRelInfo *rinfo = run->rinfo;
+	List	   *indexes = RelationGetIndexList(rinfo->ri_RelationDesc);
+	int			n = list_length(indexes);
+	Relation	unique;
+	ListCell   *lc;
+	int			i = 0;
+
+	rinfo->ri_IndexRelationDescs = palloc(sizeof(Relation) * Max(n, 1));
+	rinfo->ri_IndexRelationInfo = palloc(sizeof(IndexInfo *) * Max(n, 1));
+	foreach(lc, indexes)
+	{
+		Relation	index;
+
+		if (lfirst_oid(lc) == unique_index && run->unique_alone != NULL)
+		{
+			index = run->unique_alone;
+			run->unique_alone = NULL;
+		}
+		else
+			index = index_open(lfirst_oid(lc), RowExclusiveLock);
+		rinfo->ri_IndexRelationDescs[i] = index;
+		/* (what only the check for conflicts needs is added by it) */
+		rinfo->ri_IndexRelationInfo[i] = BuildIndexInfo(index);
+		rinfo->ri_NumIndices = ++i;
+	}
+	list_free(indexes);
+
+	if (!one_arbiter(rinfo, unique_index) ||
+		!indexes_fail_as_plain_insert(rinfo, unique_index, &unique))
+		return false;
+	run->unique = unique;
+	return true;
+}
+
+/*
+ * Open only the unique index, locked as the executor locks it, to look for
+ * the new row's key before the others are opened.  Then the checks need
+ * not be made again on the opened indexes if the table is as the write
+ * path's checks saw it (pln_table_checks_current): no relation cache
+ * invalidation was processed since, not even by taking this lock, which
+ * processes the invalidations other sessions have committed.  So the
+ * table's indexes are those the checks saw, and while the transaction
+ * holds the table's lock (taken before the checks, and kept) none can
+ * become ready for insertions or go (CREATE INDEX and DROP INDEX
+ * CONCURRENTLY wait for it), nor can one be made otherwise.  Returns
+ * false, with the index open, if the table changed.
+ */
+static bool
+open_unique_index(DirectInsert *run, PlnDirectTarget *target)
+{
+	run->unique_alone = index_open(target->unique_index, RowExclusiveLock);
+	run->unique = run->unique_alone;
+	return pln_table_checks_current(target->checked_epoch);
 }
 
 /*
@@ -446,6 +596,20 @@ pln_row_cannot_be_too_big(TupleDesc desc)
 }
 
 /*
+ * The new row's key in the unique index: its key columns' values (the
+ * index computes nothing: write_path.c's checks)
+ */
+static void
+form_key(DirectInsert *run, PlnDirectTarget *target, Datum *values,
+		 bool *isnull)
+{
+	int			i;
+
+	for (i = 0; i < target->nkeys; i++)
+		values[i] = slot_getattr(run->slot, target->key_attnums[i], &isnull[i]);
+}
+
+/*
  * Is there a row with the new row's key in the unique index, committed or
  * the transaction's own, that nobody is deleting?  Then the plain INSERT
  * fails on it for certain.  Anything still in progress (inserting or
@@ -454,20 +618,15 @@ pln_row_cannot_be_too_big(TupleDesc desc)
  * snapshot as the server's check, by the key columns' equality functions.
  */
 static bool
-committed_duplicate(DirectInsert *run, int unique, PlnDirectTarget *target)
+committed_duplicate(DirectInsert *run, PlnDirectTarget *target)
 {
-	ResultRelInfo *rinfo = run->rinfo;
-	Relation	index = rinfo->ri_IndexRelationDescs[unique];
-	IndexInfo  *info = rinfo->ri_IndexRelationInfo[unique];
-	int			nkeys = IndexRelationGetNumberOfKeyAttributes(index);
 	Datum		values[INDEX_MAX_KEYS];
 	bool		isnull[INDEX_MAX_KEYS];
 	ScanKeyData skeys[INDEX_MAX_KEYS];
 	int			i;
 
-	GetPerTupleExprContext(run->estate)->ecxt_scantuple = run->slot;
-	FormIndexDatum(info, run->slot, run->estate, values, isnull);
-	for (i = 0; i < nkeys; i++)
+	form_key(run, target, values, isnull);
+	for (i = 0; i < target->nkeys; i++)
 	{
 		/* (NULLs never conflict) */
 		if (isnull[i])
@@ -477,8 +636,9 @@ committed_duplicate(DirectInsert *run, int unique, PlnDirectTarget *target)
 							   target->key_eqprocs[i], values[i]);
 	}
 
-	return pln_index_has_committed_key(rinfo->ri_RelationDesc, index,
-									   nkeys, skeys);
+	return pln_index_has_committed_key(run->rinfo->ri_RelationDesc,
+									   run->unique, target->nkeys, skeys,
+									   run->found);
 }
 
 /*
@@ -486,26 +646,25 @@ committed_duplicate(DirectInsert *run, int unique, PlnDirectTarget *target)
  * committed or the transaction's own, and that nobody is deleting?  A row
  * still being inserted or deleted counts as none: whoever goes on to write
  * sees it and waits for it.  The search the server's check makes, with the
- * same dirty snapshot.
+ * same dirty snapshot.  slot, one of the heap's, is left empty.
  */
 bool
 pln_index_has_committed_key(Relation heap, Relation index, int nkeys,
-							ScanKey skeys)
+							ScanKey skeys, TupleTableSlot *slot)
 {
 	SnapshotData dirty;
 	IndexScanDesc scan;
-	TupleTableSlot *found_slot;
 	bool		found = false;
 
 	InitDirtySnapshot(dirty);
-	found_slot = table_slot_create(heap, NULL);
 	scan = index_beginscan(heap, index, &dirty, nkeys, 0);
 	index_rescan(scan, skeys, nkeys, NULL, 0);
-	if (index_getnext_slot(scan, ForwardScanDirection, found_slot))
+	if (index_getnext_slot(scan, ForwardScanDirection, slot))
 		found = !TransactionIdIsValid(dirty.xmin) &&
 			!TransactionIdIsValid(dirty.xmax) && dirty.speculativeToken == 0;
 	index_endscan(scan);
-	ExecDropSingleTupleTableSlot(found_slot);
+	/* (releasing the row's buffer) */
+	ExecClearTuple(slot);
 	return found;
 }
 
@@ -564,21 +723,82 @@ no_conflicting_row(DirectInsert *run)
 }
 
 /*
- * Describe the duplicate key, as the error of the unique index (at
- * position unique among the opened indexes) shows it
+ * Insert the row into the open table, in the executor's order: the values,
+ * the generated columns, NOT NULL and CHECK constraints, then the row
+ * speculatively, heap and indexes.  look_first: look for a committed
+ * duplicate before writing (when duplicates are common); a duplicate found
+ * so skips the writing of the heap tuple, which must then be one that
+ * cannot fail.  PLN_DIRECT_NOT_TAKEN if the table's indexes no longer
+ * qualify, found before anything is computed.  Runs in the run's memory.
  */
-static char *
-describe_key(DirectInsert *run, int unique)
+static PlnDirectOutcome
+insert_row(DirectInsert *run, CachedPlanSource *plansource, List *tlist,
+		   ParamListInfo params, PlnDirectTarget *target, bool look_first)
 {
-	ResultRelInfo *rinfo = run->rinfo;
+	Relation	rel = run->rinfo->ri_RelationDesc;
+	PlnDirectValues *cache;
+
+	look_first = look_first && target->key_eqprocs != NULL &&
+		pln_row_cannot_be_too_big(RelationGetDescr(rel));
+
+	/*
+	 * The unique index alone, while the checks hold (a duplicate then
+	 * needs no other); else all of them, checked again.
+	 */
+	if (!look_first || !open_unique_index(run, target))
+	{
+		if (!open_indexes(run, target->unique_index))
+			return PLN_DIRECT_NOT_TAKEN;
+	}
+
+	cache = direct_cache(run, target, plansource, tlist, params);
+	if (run->privileges_checked)
+	{
+		cache->privileges_user = GetUserId();
+		cache->privileges_roles_epoch = run->roles_epoch;
+	}
+	run->slot = cache->row;
+	run->found = cache->found;
+	compute_values(run, cache->states, list_length(tlist), params);
+	run->slot->tts_tableOid = RelationGetRelid(rel);
+	if (rel->rd_att->constr && rel->rd_att->constr->has_generated_stored)
+		ExecComputeStoredGenerated(run->rinfo, run->estate, run->slot,
+								   CMD_INSERT);
+	if (rel->rd_att->constr)
+		ExecConstraints(run->rinfo, run->slot, run->estate);
+
+	if (look_first && committed_duplicate(run, target))
+		return PLN_DIRECT_DUPLICATE;
+
+	/*
+	 * Writing needs all the indexes.  Opened only now, they are the ones
+	 * the checks saw (open_unique_index): checked again all the same.
+	 */
+	if (run->rinfo->ri_NumIndices == 0 &&
+		!open_indexes(run, target->unique_index))
+		elog(ERROR, "the indexes of table \"%s\" changed while an INSERT ran without its block's subtransaction",
+			 RelationGetRelationName(rel));
+
+	for (;;)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (insert_speculatively(run))
+			return PLN_DIRECT_INSERTED;
+		/* (waits for a writer of the key still in progress) */
+		if (!no_conflicting_row(run))
+			return PLN_DIRECT_DUPLICATE;
+	}
+}
+
+/* Describe the duplicate key, as the error of the unique index shows it */
+static char *
+describe_key(DirectInsert *run, PlnDirectTarget *target)
+{
 	Datum		values[INDEX_MAX_KEYS];
 	bool		isnull[INDEX_MAX_KEYS];
 
-	GetPerTupleExprContext(run->estate)->ecxt_scantuple = run->slot;
-	FormIndexDatum(rinfo->ri_IndexRelationInfo[unique], run->slot, run->estate,
-				   values, isnull);
-	return BuildIndexValueDescription(rinfo->ri_IndexRelationDescs[unique],
-									  values, isnull);
+	form_key(run, target, values, isnull);
+	return BuildIndexValueDescription(run->unique, values, isnull);
 }
 
 /*
@@ -626,7 +846,6 @@ pln_insert_directly(SPIPlanPtr plan, ParamListInfo params,
 	PlannedStmt *pstmt;
 	PlnDirectOutcome outcome = PLN_DIRECT_NOT_TAKEN;
 	List	   *plansources = SPI_plan_get_plan_sources(plan);
-	int			unique;
 
 	*returned = NULL;
 	if (!pln_may_insert_directly() || list_length(plansources) != 1)
@@ -662,57 +881,22 @@ pln_insert_directly(SPIPlanPtr plan, ParamListInfo params,
 		run.estate->es_sourceText = query;
 		run.estate->es_output_cid = GetCurrentCommandId(true);
 		ExecInitRangeTable(run.estate, pstmt->rtable);
-		ExecCheckRTPerms(pstmt->rtable, true);
-		if (open_result_relation(&run, pstmt, target->relid) &&
-			one_arbiter(run.rinfo, target->unique_index) &&
-			indexes_fail_as_plain_insert(run.rinfo, target->unique_index,
-										 &unique))
+		/* (the executor checks them first) */
+		if (!privileges_known(&run, target, plansource))
 		{
-			Relation	rel = run.rinfo->ri_RelationDesc;
-			ExprState **states = values_states(&run, target, plansource,
-											   tlist, params);
-
-			run.slot = table_slot_create(rel, NULL);
-			compute_values(&run, states, list_length(tlist), params);
-			run.slot->tts_tableOid = RelationGetRelid(rel);
-			if (rel->rd_att->constr && rel->rd_att->constr->has_generated_stored)
-				ExecComputeStoredGenerated(run.rinfo, run.estate, run.slot,
-										   CMD_INSERT);
-			if (rel->rd_att->constr)
-				ExecConstraints(run.rinfo, run.slot, run.estate);
-
-			/*
-			 * Looking first costs a search of the index and spares writing
-			 * and killing a row that conflicts: the caller knows which is
-			 * likelier.  It skips the writing of the heap tuple, which must
-			 * then be one that cannot fail.
-			 */
-			if (look_first && target->key_eqprocs != NULL &&
-				pln_row_cannot_be_too_big(RelationGetDescr(rel)) &&
-				committed_duplicate(&run, unique, target))
-				outcome = PLN_DIRECT_DUPLICATE;
-			else
-			{
-				for (;;)
-				{
-					CHECK_FOR_INTERRUPTS();
-					if (insert_speculatively(&run))
-					{
-						outcome = PLN_DIRECT_INSERTED;
-						break;
-					}
-					/* (waits for a writer of the key still in progress) */
-					if (!no_conflicting_row(&run))
-					{
-						outcome = PLN_DIRECT_DUPLICATE;
-						break;
-					}
-				}
-			}
+			run.roles_epoch = roles_epoch;
+			ExecCheckRTPerms(pstmt->rtable, true);
+			run.privileges_checked = true;
+		}
+		if (open_result_relation(&run, pstmt, target->relid))
+		{
+			outcome = insert_row(&run, plansource, tlist, params, target,
+								 look_first);
 			MemoryContextSwitchTo(caller_context);
 			if (outcome == PLN_DIRECT_DUPLICATE)
-				*key = want_key ? describe_key(&run, unique) : NULL;
-			else if (((ModifyTable *) pstmt->planTree)->returningLists != NIL)
+				*key = want_key ? describe_key(&run, target) : NULL;
+			else if (outcome == PLN_DIRECT_INSERTED &&
+					 ((ModifyTable *) pstmt->planTree)->returningLists != NIL)
 				*returned = returned_row(&run,
 										 linitial(((ModifyTable *) pstmt->planTree)->returningLists),
 										 returned_desc);

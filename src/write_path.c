@@ -21,9 +21,11 @@
  * retries when a concurrent insert wins the race), so either the row is
  * inserted, or nothing is written and this file raises the unique_violation
  * the plain INSERT would have raised, which the handler then catches like
- * any error of pure work (savepoint.c).  That form runs below the executor
- * where it can (write_direct.c, pln_write_path_direct), through SPI
- * otherwise.
+ * any error of pure work (savepoint.c), or, when nothing could see that
+ * error but through the handler, hands the duplicate to the handler
+ * without raising it (pln_hand_duplicate_to_handler).  That form runs
+ * below the executor where it can (write_direct.c, pln_write_path_direct),
+ * through SPI otherwise.
  *
  * That is exact only under conditions, each argued in docs/design.md
  * ("The write path"), and when any does not hold the block takes its
@@ -145,6 +147,7 @@ typedef struct DuplicateReport
 static bool duplicate_already_there(PlnExecState *estate, PlnStmtExecSql *stmt,
 									DuplicateReport *report);
 static inline void note_outcome(PlnWritePath *wpath, bool duplicate);
+static void end_write_without_row(PlnExecState *estate, PlnStmtExecSql *stmt);
 static pg_attribute_noreturn() void raise_duplicate(PlnExecState *estate,
 													 PlnStmtExecSql *stmt,
 													 DuplicateReport *report);
@@ -158,11 +161,23 @@ relcache_changed(Datum arg, Oid relid)
 	pln_relcache_epoch++;
 }
 
+/*
+ * Has this session processed no relation cache invalidation since the
+ * write path's checks of a table, made at this epoch?  Then every relation
+ * the checks looked at, the table and its indexes, is as they saw it.
+ */
+bool
+pln_table_checks_current(uint64 epoch)
+{
+	return epoch == pln_relcache_epoch;
+}
+
 /* Called once, from _PG_init */
 void
 pln_write_path_init(void)
 {
 	CacheRegisterRelcacheCallback(relcache_changed, (Datum) 0);
+	pln_write_direct_init();
 }
 
 /* ----------
@@ -850,8 +865,9 @@ refresh_write_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
  */
 
 /*
- * The equality function of each key column of the unique index, for
- * looking a key up in it; false if one cannot be found.
+ * The table's column of each key column of the unique index, and its
+ * equality function, for looking a key up in it; false if one cannot be
+ * found.
  */
 static bool
 key_equality_functions(PlnWritePath *wpath)
@@ -860,7 +876,7 @@ key_equality_functions(PlnWritePath *wpath)
 	bool		ok = true;
 	int			i;
 
-	for (i = 0; i < wpath->nkeys && ok; i++)
+	for (i = 0; i < wpath->nkeys; i++)
 	{
 		Oid			eqop = get_opfamily_member(index->rd_opfamily[i],
 											   index->rd_opcintype[i],
@@ -870,7 +886,8 @@ key_equality_functions(PlnWritePath *wpath)
 		wpath->key_attnums[i] = index->rd_index->indkey.values[i];
 		wpath->key_collations[i] = index->rd_indcollation[i];
 		wpath->key_eqprocs[i] = OidIsValid(eqop) ? get_opcode(eqop) : InvalidOid;
-		ok = OidIsValid(wpath->key_eqprocs[i]);
+		if (!OidIsValid(wpath->key_eqprocs[i]))
+			ok = false;
 	}
 	/* (the statement locks the index only while it runs: so do we) */
 	index_close(index, AccessShareLock);
@@ -1091,6 +1108,7 @@ pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 			if (duplicate)
 			{
 				note_outcome(stmt->wpath, true);
+				end_write_without_row(estate, stmt);
 				raise_duplicate(estate, stmt, &report);
 			}
 			return stmt->wpath->expr->plan;
@@ -1255,9 +1273,21 @@ note_outcome(PlnWritePath *wpath, bool duplicate)
 }
 
 /*
+ * The statement wrote nothing: release the table lock if the write path
+ * took it, and let the frame catch again.
+ */
+static void
+end_write_without_row(PlnExecState *estate, PlnStmtExecSql *stmt)
+{
+	release_table_lock(stmt->wpath);
+	pln_end_unprotected_write(estate);
+}
+
+/*
  * Raise the unique_violation the plain INSERT would have raised, with the
  * same message, DETAIL, fields and CONTEXT lines, for the block's handler
- * to catch.  Nothing was written: the frame may catch again.
+ * to catch.  Nothing was written (end_write_without_row has run): the
+ * frame may catch again.
  */
 static pg_attribute_noreturn() void
 raise_duplicate(PlnExecState *estate, PlnStmtExecSql *stmt,
@@ -1265,8 +1295,6 @@ raise_duplicate(PlnExecState *estate, PlnStmtExecSql *stmt,
 {
 	ErrorContextCallback errcallback;
 
-	release_table_lock(stmt->wpath);
-	pln_end_unprotected_write(estate);
 
 	/* (as the call's own line, not built when nobody will see it) */
 	if (!pln_error_context_unseen(estate, ERRCODE_UNIQUE_VIOLATION))
@@ -1317,11 +1345,10 @@ pln_write_path_conflict(PlnExecState *estate, PlnStmtExecSql *stmt)
 	oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
 	named = describe_duplicate(estate, stmt, &report);
 	MemoryContextSwitchTo(oldcontext);
+	end_write_without_row(estate, stmt);
 	if (named)
 		raise_duplicate(estate, stmt, &report);
 
-	release_table_lock(stmt->wpath);
-	pln_end_unprotected_write(estate);
 	pln_allow_impure(estate, PLN_IMPURE_STATEMENT);
 	return false;
 }
@@ -1329,13 +1356,15 @@ pln_write_path_conflict(PlnExecState *estate, PlnStmtExecSql *stmt)
 /*
  * Run the statement's ON CONFLICT DO NOTHING form below the executor
  * (write_direct.c), which costs a fraction of running it through SPI.
- * Returns true if its row was inserted; raises the unique_violation the
- * plain INSERT would have raised if the key was there; returns false if
- * it could not be run so (nothing ran), for the caller to run it through
- * SPI.  The row RETURNING returns, if any, in *returned (see
- * pln_insert_directly).
+ * Returns PLN_WRITE_INSERTED if its row was inserted, with the row
+ * RETURNING returns, if any, in *returned (see pln_insert_directly);
+ * PLN_WRITE_NOT_RUN if it could not be run so (nothing ran), for the
+ * caller to run it through SPI.  If the key was there, the block's handler
+ * gets the duplicate: without an error when nothing could tell
+ * (PLN_WRITE_DUPLICATE_HANDED, see pln_hand_duplicate_to_handler), else
+ * as the unique_violation the plain INSERT would have raised.
  */
-bool
+PlnWriteDirect
 pln_write_path_direct(PlnExecState *estate, PlnStmtExecSql *stmt,
 					  HeapTuple *returned, TupleDesc *returned_desc)
 {
@@ -1348,10 +1377,13 @@ pln_write_path_direct(PlnExecState *estate, PlnStmtExecSql *stmt,
 
 	target.relid = wpath->relid;
 	target.unique_index = wpath->unique_index;
+	target.nkeys = wpath->nkeys;
+	target.key_attnums = wpath->key_attnums;
 	target.key_eqprocs = wpath->key_procs_ok ? wpath->key_eqprocs : NULL;
 	target.key_collations = wpath->key_collations;
 	target.values = &wpath->direct_values;
 	target.values_parent = stmt->sqlstmt->func->fn_cxt;
+	target.checked_epoch = wpath->table_epoch;
 
 	/* (the key's description in the scratch memory the catch resets) */
 	oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
@@ -1375,14 +1407,17 @@ pln_write_path_direct(PlnExecState *estate, PlnStmtExecSql *stmt,
 	switch (outcome)
 	{
 		case PLN_DIRECT_NOT_TAKEN:
-			return false;
+			return PLN_WRITE_NOT_RUN;
 		case PLN_DIRECT_INSERTED:
 			note_outcome(wpath, false);
 			/* (the lock stays, as a subtransaction's end would pass it on) */
 			wpath->took_lock = false;
-			return true;
+			return PLN_WRITE_INSERTED;
 		case PLN_DIRECT_DUPLICATE:
 			note_outcome(wpath, true);
+			end_write_without_row(estate, stmt);
+			if (pln_hand_duplicate_to_handler(estate))
+				return PLN_WRITE_DUPLICATE_HANDED;
 			raise_duplicate(estate, stmt, &report);
 	}
 	pg_unreachable();
@@ -1429,6 +1464,7 @@ duplicate_already_there(PlnExecState *estate, PlnStmtExecSql *stmt,
 	bool		keynulls[INDEX_MAX_KEYS];
 	ScanKeyData skeys[INDEX_MAX_KEYS];
 	Relation	index;
+	TupleTableSlot *slot;
 	AclMode		needed;
 	ListCell   *lc;
 	bool		found;
@@ -1490,7 +1526,9 @@ duplicate_already_there(PlnExecState *estate, PlnStmtExecSql *stmt,
 	/* (locked as the statement locks it, only while it looks) */
 	index = index_open(wpath->unique_index, RowExclusiveLock);
 	/* (in progress: left to the statement, which waits) */
-	found = pln_index_has_committed_key(rel, index, wpath->nkeys, skeys);
+	slot = table_slot_create(rel, NULL);
+	found = pln_index_has_committed_key(rel, index, wpath->nkeys, skeys, slot);
+	ExecDropSingleTupleTableSlot(slot);
 
 	if (found)
 	{

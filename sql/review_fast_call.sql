@@ -1,0 +1,296 @@
+-- review_fast_call: adversarial probes of the fast entry (src/fast_call.c),
+-- compared with PL/pgSQL: SET clauses and SECURITY DEFINER, the search path
+-- changed between rows, varchar(n)/numeric(p,s) arguments and results,
+-- default arguments, VARIADIC, polymorphic arguments, arrays (expanded
+-- arguments and results), TOAST-ed arguments, uncaught errors with
+-- VERBOSITY verbose, PG_EXCEPTION_CONTEXT read by the handler in calls
+-- from another function's SQL statement and RETURN NEXT, RAISE and bare
+-- RAISE in handlers, CHECK constraints, index expressions, cursors fetched
+-- later across a search path change, prepared statements, failed
+-- transactions and rolled back subtransactions, statement_timeout,
+-- force_parallel_mode, an uncaught error after a caller caught one,
+-- collations, redefinition in the middle of a query, ALTER DOMAIN, enum
+-- values added, SQL functions wrapping it, memory of long loops, the
+-- savepoint counters against the same workload with the fast entry
+-- defeated, and exit_on_error (in second sessions: the FATAL it makes of
+-- an error a handler would have caught must carry its CONTEXT line).
+-- Functions are LANGUAGE plpgsql: plnimble in the test database.
+create function rv_si(s text) returns int language plpgsql as $$
+begin
+    return s::int;
+exception when invalid_text_representation then
+    return null;
+end $$;
+-- SET clause and SECURITY DEFINER
+create schema s1;
+create function s1.plus(a int, b int) returns int language sql immutable as 'select a * b';
+create operator s1.+ (leftarg = int, rightarg = int, function = s1.plus);
+create function addp(a int, b int) returns int language plpgsql set search_path = s1, pg_catalog as $$
+begin return a + b; exception when others then return -1; end $$;
+create function addq(a int, b int) returns int language plpgsql security definer as $$
+begin return a + b; end $$;
+select i, addp(i, 10), addq(i, 10) from generate_series(1,4) i;
+select i, addq(i, 10), set_config('search_path', case when i % 2 = 0 then 's1, pg_catalog' else 'public' end, true) from generate_series(1,5) i;
+reset search_path;
+-- varchar(n)/numeric(p,s) arguments and results
+create function vc(s varchar(3)) returns varchar(2) language plpgsql as $$
+begin return s || 'xyz'; exception when string_data_right_truncation then return 'T'; end $$;
+select vc('ab'), vc('abcdef'), vc(null) from generate_series(1,3);
+create function nm(x numeric(5,2)) returns numeric(4,1) language plpgsql as $$
+begin return x * 1000; exception when numeric_value_out_of_range then return -1; end $$;
+select nm(1.234), nm(99999.999) from generate_series(1,3);
+-- default arguments, VARIADIC
+create function dflt(a int, b int default 7) returns int language plpgsql as $$
+begin return a * b; end $$;
+select dflt(i), dflt(i, i) from generate_series(1,3) i;
+create function vd(variadic a int[]) returns int language plpgsql as $$
+begin return array_length(a, 1) + a[1]; exception when others then return -9; end $$;
+select vd(i, 2, 3), vd(variadic array[i]), vd(variadic '{}'::int[]) from generate_series(1,3) i;
+-- polymorphic
+create function pm(a anyelement, b anyelement) returns anyelement language plpgsql as $$
+begin return coalesce(a, b); end $$;
+select pm(i, 5), pm(null::text, i::text), pm(null::numeric, 2.5) from generate_series(1,3) i;
+-- array results and arguments
+create function arr(a int[], x int) returns int[] language plpgsql as $$
+begin return a || x; exception when others then return null; end $$;
+select arr(array[i], i), arr(null, i) from generate_series(1,3) i;
+create function arrsum(a int[]) returns int language plpgsql as $$
+begin return a[1] + a[2]; end $$;
+create function useexp(n int) returns int language plpgsql as $$
+declare a int[] := '{}'; r int := 0;
+begin
+  for i in 1..n loop a := a || i; end loop;
+  for i in 1..n-1 loop r := r + arrsum(a[i:i+1]) + coalesce(arrsum(a), 0); end loop;
+  return r + array_length(arr(a, 0), 1);
+end $$;
+select useexp(50);
+-- TOAST
+create table big (id int, t text);
+alter table big alter column t set storage external;
+insert into big select i, repeat(i::text, 5000) from generate_series(1,3) i;
+insert into big select 4, lpad('7', 9000, ' ');
+create function tl(t text) returns int language plpgsql as $$
+begin return length(t) + t::int; exception when invalid_text_representation or numeric_value_out_of_range then return -length(t); end $$;
+select id, tl(t) from big order by id;
+-- errors not caught, verbose
+\set VERBOSITY verbose
+select rv_si(x) from (values ('1'), ('2'), ('3000000000')) v(x);
+create function nz(a int, b int) returns int language plpgsql as $$
+begin return a / b; end $$;
+select nz(4, i) from generate_series(2, -1, -1) i;
+\set VERBOSITY default
+-- handler reading PG_EXCEPTION_CONTEXT and the detail, called from a plpgsql caller in a SQL statement
+create function sic(s text) returns text language plpgsql as $$
+begin
+    return (s::int)::text;
+exception when invalid_text_representation then
+    declare c text; m text; d text; st text;
+    begin
+      get stacked diagnostics c = pg_exception_context, m = message_text, st = returned_sqlstate;
+      -- (the language's name out of the result: psql pads columns to it)
+      return st || ':' || m || ':' || regexp_replace(c, 'PL/[a-zA-Z]+ function', 'PL function', 'g');
+    end;
+end $$;
+create function caller(n int) returns setof text language plpgsql as $$
+begin
+  return query select sic(case when i % 2 = 0 then 'x' || i else i::text end) from generate_series(1, n) i;
+  for i in 1..n loop
+    return next sic(case when i % 2 = 0 then 'y' || i else i::text end);
+  end loop;
+end $$;
+select * from caller(4);
+-- RAISE in the handler, and bare RAISE
+create function sir(s text) returns int language plpgsql as $$
+begin
+    return s::int;
+exception when invalid_text_representation then
+    raise notice 'bad %', s;
+    if s = 'raise' then raise; end if;
+    return 0;
+end $$;
+select sir(x) from (values ('1'), ('a'), ('2'), ('b')) v(x);
+select sir(x) from (values ('1'), ('2'), ('raise')) v(x);
+-- CHECK constraint, index expression, trigger
+create table ck (s text check (rv_si(s) is not null or s = 'null'));
+insert into ck values ('1'), ('2'), ('null');
+insert into ck values ('3'), ('x');
+create table ix (s text);
+create function sim(s text) returns int immutable language plpgsql as $$
+begin return s::int; exception when invalid_text_representation then return null; end $$;
+create index on ix ((sim(s)));
+insert into ix select case when i % 3 = 0 then 'a' else i::text end from generate_series(1,10) i;
+set enable_seqscan = off;
+select count(*) from ix where sim(s) = 4;
+select count(*) from ix where sim(s) is null;
+reset enable_seqscan;
+-- cursors fetched later
+begin;
+declare c cursor for select i, rv_si(case when i % 2 = 0 then 'z' else i::text end) from generate_series(1,6) i;
+fetch 2 from c;
+set local search_path = s1, public;
+fetch 2 from c;
+select addq(1, 2), addq(2, 2);
+fetch all from c;
+commit;
+-- prepared statement, many executions
+prepare p(text) as select rv_si($1), addq(rv_si($1), 1);
+execute p('1'); execute p('x'); execute p('2'); execute p('3'); execute p('y'); execute p('4'); execute p('5'); execute p('6');
+-- after a failed transaction, and in a rolled back subtransaction
+begin;
+select rv_si('1'), rv_si('q');
+select 1/0;
+rollback;
+begin;
+select rv_si('1');
+savepoint a;
+select rv_si('2'), rv_si('x'), rv_si('3');
+select rv_si('99999999999');
+rollback to a;
+select rv_si('4'), rv_si('x'), rv_si('5');
+commit;
+-- statement_timeout around a pg_sleep in the caller
+set statement_timeout = '200ms';
+select rv_si(i::text), pg_sleep(case when i = 3 then 1 else 0 end) from generate_series(1, 5) i;
+reset statement_timeout;
+-- parallel
+create table par as select i from generate_series(1,2000) i;
+alter function rv_si(text) parallel safe;
+alter function nz(int, int) parallel safe;
+set force_parallel_mode = on;
+set parallel_setup_cost = 0; set parallel_tuple_cost = 0;
+select sum(nz(i, 1)) from par;
+select sum(rv_si(i::text)) from par;
+select rv_si('x');
+reset force_parallel_mode;
+create function rv_nz(a int, b int) returns int language plpgsql as $$
+begin return a / b; end $$;
+create function catcher(n int) returns text language plpgsql as $$
+declare r text := '';
+begin
+  for i in 1..n loop
+    begin
+      r := r || rv_nz(10, i % 3) || ' ';
+    exception when division_by_zero then
+      r := r || '[z] ';
+    end;
+  end loop;
+  return r || rv_nz(1, 0);
+end $$;
+select rv_nz(1,1), rv_nz(2,1);
+select catcher(5);
+begin;
+select rv_nz(1,1), rv_nz(2,1);
+select catcher(4);
+commit;
+-- the same with a handler that does not catch the error
+create function nz2(a int, b int) returns int language plpgsql as $$
+begin return a / b; exception when numeric_value_out_of_range then return -1; end $$;
+create function catcher2(n int) returns text language plpgsql as $$
+declare r text := '';
+begin
+  for i in 1..n loop
+    begin
+      r := r || nz2(10, i % 3) || ' ' || nz2(-2147483648, -1) || ' ';
+    exception when division_by_zero then
+      r := r || '[z] ';
+    end;
+  end loop;
+  return r || nz2(1, 0);
+end $$;
+select catcher2(5);
+-- collations
+create function rv_lt(a text, b text) returns boolean language plpgsql as $$
+begin return a < b; end $$;
+select rv_lt('a', 'B'), rv_lt('a' collate "C", 'B'), rv_lt('a', 'B' collate "C"), rv_lt('a', 'B') from generate_series(1,2);
+-- replaced while a query calls it
+create function rv_si2(s text) returns int language plpgsql as $$
+begin return s::int; exception when invalid_text_representation then return null; end $$;
+create function redefine(i int) returns int language plpgsql as $$
+begin
+  if i = 3 then
+    execute $f$create or replace function rv_si2(s text) returns int language plpgsql as $b$
+      begin return s::int * 100; exception when invalid_text_representation then return -1; end $b$ $f$;
+  end if;
+  return i;
+end $$;
+select redefine(i), rv_si2(case when i % 2 = 0 then 'x' else i::text end) from generate_series(1,6) i;
+select rv_si2('x'), rv_si2('2');
+-- ALTER DOMAIN between calls of a function casting to a domain
+create domain rv_pos as int check (value > 0);
+create function tp(s text) returns int language plpgsql as $$
+begin return s::rv_pos; exception when check_violation then return -1; end $$;
+begin;
+select tp('1'), tp('-1'), tp('5');
+alter domain rv_pos add constraint small check (value < 10);
+select tp('1'), tp('-1'), tp('50');
+rollback;
+select tp('1'), tp('-1'), tp('50');
+-- type changed under it: an enum
+create type rv_color as enum ('red', 'green');
+create function col(s text) returns text language plpgsql as $$
+begin return s::rv_color::text; exception when invalid_text_representation then return 'bad'; end $$;
+select col('red'), col('blue'), col('green');
+alter type rv_color add value 'blue';
+select col('red'), col('blue'), col('green');
+-- a SQL function inlined into a caller
+create function sqlw(s text) returns int language sql as 'select rv_si2(s) + 1';
+select sqlw(i::text) from generate_series(1,3) i;
+create or replace function sqlw(s text) returns int language sql as 'select coalesce(rv_si2(s), 0) + 2';
+select sqlw(x) from (values ('1'), ('x'), ('3')) v(x);
+-- profiler on between calls (plnimble only functions exist? skip)
+-- memory of a long loop in one caller
+create function memloop(n int) returns text language plpgsql as $$
+declare s bigint; e bigint; k int := 0;
+begin
+  select sum(total_bytes) into s from pg_backend_memory_contexts;
+  for i in 1..n loop
+    k := k + coalesce(rv_si2(case when i % 3 = 0 then 'q' else i::text end), 0) % 7 + coalesce(rv_lt(i::text, 'x')::int, 0);
+  end loop;
+  select sum(total_bytes) into e from pg_backend_memory_contexts;
+  return k::text || ' ' || (e - s < 1000000)::text;
+end $$;
+select memloop(200000);
+select count(rv_si2(case when i % 3 = 0 then 'q' else i::text end)) from generate_series(1, 300000) i;
+-- the savepoint counters (plnimble only; true under PL/pgSQL): a workload
+-- through the fast entry counts what the ordinary path counts
+create function rv_fast(s text) returns int language plpgsql as $$
+begin return s::int; exception when invalid_text_representation then return null; end $$;
+create function rv_slow(s text) returns int language plpgsql as $$
+begin null; return s::int; exception when invalid_text_representation then return null; end $$;
+create function rv_div(a int, b int) returns int language plpgsql as $$
+begin return a / b; exception when invalid_text_representation then return null; end $$;
+create function rv_div_slow(a int, b int) returns int language plpgsql as $$
+begin null; return a / b; exception when invalid_text_representation then return null; end $$;
+create function rv_delta(q text) returns bigint[] language plpgsql as $$
+declare a bigint[]; b bigint[];
+  s text := 'select array[blocks_entered, savepoints_materialized, errors_caught_lazy, errors_caught_subxact] from plnimble_savepoint_stats()';
+begin
+  execute s into a;
+  begin
+    execute q;
+  exception when division_by_zero then
+    null;
+  end;
+  execute s into b;
+  return array[b[1]-a[1], b[2]-a[2], b[3]-a[3], b[4]-a[4]];
+end $$;
+create function rv_same_counts(fast text, slow text) returns boolean language plpgsql as $$
+begin
+  if to_regproc('plnimble_savepoint_stats') is null then return true; end if;
+  return rv_delta(fast) = rv_delta(slow);
+end $$;
+select rv_fast('1'), rv_slow('1'), rv_div(1, 1), rv_div_slow(1, 1);
+begin;
+select rv_same_counts('select count(rv_fast(case when i % 3 = 0 then ''x'' else i::text end)) from generate_series(1,300) i',
+                      'select count(rv_slow(case when i % 3 = 0 then ''x'' else i::text end)) from generate_series(1,300) i');
+select rv_same_counts('select count(rv_div(1, 50 - i)) from generate_series(1,300) i',
+                      'select count(rv_div_slow(1, 50 - i)) from generate_series(1,300) i');
+commit;
+-- exit_on_error, in second sessions
+create function rv_si_slow(s text) returns int language plpgsql as $$
+begin null; return s::int; exception when invalid_text_representation then return null; end $$;
+\setenv PGDATABASE :DBNAME
+\! sh sql/separate/run.sh review_eoe_fast
+\! sh sql/separate/run.sh review_eoe_lazy
+\c
+select rv_si('1'), rv_si('y');

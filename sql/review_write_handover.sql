@@ -1,0 +1,214 @@
+-- review_write_handover: adversarial probes of the write path's handing a
+-- duplicate to its handler without raising the unique_violation
+-- (src/write_path.c, src/write_direct.c, src/savepoint.c), compared with
+-- PL/pgSQL: once duplicates are common (the key looked up first), a row
+-- whose key is a duplicate but that breaks a NOT NULL, a CHECK or a
+-- varchar(n) must fail with that error, not go to the handler; sequence
+-- values consumed once per attempt; ROW_COUNT, FOUND and a RETURNING INTO
+-- target as the error would leave them, read in the handler and after the
+-- block; GET DIAGNOSTICS PG_CONTEXT in a function the handler calls; a
+-- handler reading SQLSTATE in a nested block and catching an error of its
+-- own; EXIT, CONTINUE and RETURN in the handler; a handler raising a new
+-- error or a duplicate of its own; SQLERRM named only in a string; and
+-- exit_on_error (in a second session: the FATAL it makes of the duplicate
+-- must carry its DETAIL and CONTEXT lines).
+-- Functions are LANGUAGE plpgsql: plnimble in the test database.
+create table rvw_t (k int primary key, v int not null, c int check (c > 0), s varchar(3), n bigserial);
+create function rvw_ins(lo int, hi int, vv int, cc int, ss text) returns text language plpgsql as $$
+declare dup int := 0; i int;
+begin
+  for i in lo..hi loop
+    begin
+      insert into rvw_t(k, v, c, s) values (i % 5, vv, cc, ss);
+    exception when unique_violation then
+      dup := dup + 1;
+    end;
+  end loop;
+  return dup::text;
+end $$;
+select rvw_ins(1, 200, 1, 1, 'a');
+select count(*), max(n) from rvw_t;
+-- duplicates common now; a row whose key is a duplicate but a NOT NULL fails
+begin;
+select rvw_ins(1, 200, 1, 1, 'a');
+select rvw_ins(1, 3, null, 1, 'a');
+rollback;
+begin;
+select rvw_ins(1, 200, 1, 1, 'a');
+select rvw_ins(1, 3, 1, -1, 'a');
+rollback;
+begin;
+select rvw_ins(1, 200, 1, 1, 'a');
+select rvw_ins(1, 3, 1, 1, 'abcd');
+rollback;
+select currval('rvw_t_n_seq');
+begin;
+select rvw_ins(1, 200, 1, 1, 'a');
+select currval('rvw_t_n_seq');
+commit;
+select currval('rvw_t_n_seq');
+drop table rvw_t;
+create table rvw_t (k int primary key, v text default 'd', n bigserial);
+insert into rvw_t(k) select g from generate_series(0,4) g;
+create function rvw_ctx() returns text language plpgsql as $$
+declare c text; begin get diagnostics c = pg_context; return regexp_replace(c, 'PL/[a-zA-Z]+ function', 'PL function', 'g'); end $$;
+create function rvw_f1(m int) returns text language plpgsql as $$
+declare r text := ''; i int; x int := -1; rc bigint;
+begin
+  for i in 1..m loop
+    begin
+      insert into rvw_t(k) values (i % 7) returning k into x;
+    exception when unique_violation then
+      r := r || 'd';
+      get diagnostics rc = row_count;
+      r := r || rc || found::text || x || ',';
+      if i = m then r := r || rvw_ctx(); end if;
+    end;
+  end loop;
+  get diagnostics rc = row_count;
+  return r || ' rc=' || rc || ' found=' || found::text || ' x=' || x;
+end $$;
+begin;
+select rvw_f1(40);
+select count(*), max(n) from rvw_t;
+rollback;
+-- handler reading SQLSTATE in a nested block, and a nested handler
+create function rvw_f2(m int) returns text language plpgsql as $$
+declare r text := ''; i int;
+begin
+  for i in 1..m loop
+    begin
+      insert into rvw_t(k) values (i % 9);
+    exception when unique_violation then
+      begin
+        r := r || sqlstate || ' ';
+        begin
+          perform 1/0;
+        exception when division_by_zero then
+          r := r || 'z ';
+        end;
+      end;
+    end;
+  end loop;
+  return r;
+end $$;
+begin;
+select rvw_f2(30);
+rollback;
+-- exit, continue, return from the handler
+create function rvw_f3(m int, how text) returns text language plpgsql as $$
+declare r text := ''; i int;
+begin
+  <<lp>>
+  for i in 1..m loop
+    begin
+      insert into rvw_t(k) values (i + 2);
+    exception when unique_violation then
+      if how = 'exit' and i > 1 then exit lp; end if;
+      if how = 'continue' then r := r || 'c' || i; continue; end if;
+      if how = 'return' and i > 1 then return r || 'ret' || i; end if;
+      r := r || 'h' || i;
+    end;
+    r := r || '.';
+  end loop;
+  return r;
+end $$;
+begin;
+select rvw_f3(6, 'exit');
+rollback;
+begin;
+select rvw_f3(6, 'continue');
+rollback;
+begin;
+select rvw_f3(6, 'return');
+rollback;
+begin;
+select rvw_f3(6, 'none');
+rollback;
+-- a handler that raises a new error, with its context
+create function rvw_f4(m int) returns int language plpgsql as $$
+declare i int;
+begin
+  for i in 1..m loop
+    begin
+      insert into rvw_t(k) values (i % 3 + 10);
+    exception when unique_violation then
+      if i > 20 then raise exception 'dup at %', i using errcode = 'P0009'; end if;
+    end;
+  end loop;
+  return 0;
+end $$;
+\set VERBOSITY default
+begin;
+select rvw_f4(30);
+rollback;
+\set VERBOSITY default
+-- a handler whose only statement is NULL, in a while loop, row counts via stats of the xact
+create function rvw_f5(m int) returns int language plpgsql as $$
+declare i int := 0;
+begin
+  while i < m loop
+    i := i + 1;
+    begin
+      insert into rvw_t(k) values (i % 4);
+    exception when unique_violation then
+      null;
+    end;
+  end loop;
+  return i;
+end $$;
+begin;
+select rvw_f5(100);
+select count(*) from rvw_t;
+commit;
+-- SQLSTATE named only in a comment, and sqlerrm named in a string constant
+create function rvw_f6(m int) returns text language plpgsql as $$
+declare i int; r text := '';
+begin
+  for i in 1..m loop
+    begin
+      insert into rvw_t(k) values (i % 4);
+    exception when unique_violation then
+      r := r || 'x';  -- not reading sqlstate here
+    end;
+  end loop;
+  return r || ' sqlerrm';
+end $$;
+begin;
+select rvw_f6(20);
+rollback;
+-- the error raised in a handler of the same kind goes up
+create function rvw_f7(m int) returns text language plpgsql as $$
+declare i int;
+begin
+  for i in 1..m loop
+    begin
+      insert into rvw_t(k) values (i % 4);
+    exception when unique_violation then
+      if i = m then insert into rvw_t(k) values (0); end if;
+    end;
+  end loop;
+  return 'no';
+end $$;
+begin;
+select rvw_f7(20);
+rollback;
+-- exit_on_error, in a second session
+create table rvw_eoe_t (k int primary key);
+insert into rvw_eoe_t select g from generate_series(0, 4) g;
+create function rvw_eoe(lo int, hi int) returns int language plpgsql as $$
+declare dup int := 0;
+begin
+  for i in lo..hi loop
+    begin
+      insert into rvw_eoe_t(k) values (i % 5);
+    exception when unique_violation then
+      dup := dup + 1;
+    end;
+  end loop;
+  return dup;
+end $$;
+\setenv PGDATABASE :DBNAME
+\! sh sql/separate/run.sh review_eoe_write
+\c
+select count(*) from rvw_eoe_t;

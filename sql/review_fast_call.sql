@@ -251,6 +251,18 @@ begin
 end $$;
 select memloop(200000);
 select count(rv_si2(case when i % 3 = 0 then 'q' else i::text end)) from generate_series(1, 300000) i;
+-- a bare RAISE re-throwing a handed-over error, verbose: every field
+create function rv_rr(s text) returns numeric language plpgsql as $$
+begin
+    return s::numeric / 0;
+exception when division_by_zero or invalid_text_representation then
+    if s = 'raise' then raise; end if;
+    return -1;
+end $$;
+\set VERBOSITY verbose
+select rv_rr(x) from (values ('1'), ('2'), ('raise')) v(x);
+select rv_rr(x) from (values ('1'), ('x'), ('2'), ('3')) v(x);
+\set VERBOSITY default
 -- the savepoint counters (plnimble only; true under PL/pgSQL): a workload
 -- through the fast entry counts what the ordinary path counts
 create function rv_fast(s text) returns int language plpgsql as $$

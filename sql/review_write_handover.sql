@@ -8,7 +8,8 @@
 -- target as the error would leave them, read in the handler and after the
 -- block; GET DIAGNOSTICS PG_CONTEXT in a function the handler calls; a
 -- handler reading SQLSTATE in a nested block and catching an error of its
--- own; EXIT, CONTINUE and RETURN in the handler; a handler raising a new
+-- own; EXIT, CONTINUE and RETURN in the handler; DDL on the table between
+-- iterations (triggers, CHECK, a second unique index, defaults); a handler raising a new
 -- error or a duplicate of its own; SQLERRM named only in a string; and
 -- exit_on_error (in a second session: the FATAL it makes of the duplicate
 -- must carry its DETAIL and CONTEXT lines).
@@ -192,6 +193,63 @@ begin
 end $$;
 begin;
 select rvw_f7(20);
+rollback;
+-- DDL between iterations of a loop whose duplicates go to the handler
+-- (from a function the handler calls): a trigger created and dropped, a
+-- CHECK added, a second unique index created and dropped, a default
+-- changed; and a trigger created between two calls
+create table rvw_d (k int primary key, v int default 0);
+create table rvw_log (msg text);
+create function rvw_trg() returns trigger language plpgsql as $$
+begin insert into rvw_log values ('trg ' || new.k); new.v := new.v + 1000; return new; end $$;
+create function rvw_ddl(i int) returns void language plpgsql as $$
+begin
+  if i = 31 then
+    create trigger rvw_d_t before insert on rvw_d for each row execute function rvw_trg();
+  elsif i = 61 then
+    drop trigger rvw_d_t on rvw_d;
+    alter table rvw_d add constraint rvw_d_v check (v < 150) not valid;
+  elsif i = 91 then
+    create unique index rvw_d_v_u on rvw_d (v);
+  elsif i = 121 then
+    drop index rvw_d_v_u;
+    alter table rvw_d alter column v set default 7;
+  end if;
+end $$;
+create function rvw_ddl_loop(n int) returns text language plpgsql as $$
+declare dup int := 0; i int;
+begin
+  for i in 1..n loop
+    begin
+      insert into rvw_d(k, v) values (case when i % 10 = 0 then 1000 + i else i % 25 end, case when i > 140 and i % 10 = 0 then 500 else i end);
+    exception when unique_violation then
+      dup := dup + 1;
+      perform rvw_ddl(i);
+    end;
+  end loop;
+  return dup::text;
+end $$;
+begin;
+insert into rvw_d values (1000, -1);
+select rvw_ddl_loop(200);
+select count(*), sum(v) from rvw_d;
+select msg, count(*) from rvw_log group by msg order by 1;
+rollback;
+begin;
+insert into rvw_d values (1000, -1);
+select rvw_ddl_loop(145);
+select count(*), sum(v) from rvw_d;
+select msg, count(*) from rvw_log group by msg order by 1;
+rollback;
+-- a trigger created between two calls, in one transaction
+begin;
+insert into rvw_d values (1000, -1);
+select rvw_ddl_loop(20);
+create trigger rvw_d_t2 before insert on rvw_d for each row execute function rvw_trg();
+insert into rvw_d values (1001, -2);
+select rvw_ddl_loop(29);
+select count(*), sum(v) from rvw_d;
+select count(*) from rvw_log;
 rollback;
 -- exit_on_error, in a second session
 create table rvw_eoe_t (k int primary key);

@@ -263,6 +263,31 @@ end $$;
 select rv_rr(x) from (values ('1'), ('2'), ('raise')) v(x);
 select rv_rr(x) from (values ('1'), ('x'), ('2'), ('3')) v(x);
 \set VERBOSITY default
+-- memory of a long loop after an uncaught error of a function without
+-- handlers was caught by the caller (its expression then runs as SPI
+-- would for the rest of the transaction)
+create function rv_mnz(a int, b int) returns int language plpgsql as $$
+begin return a / b; end $$;
+create function rv_msi(s text) returns int language plpgsql as $$
+begin return s::int; exception when invalid_text_representation then return null; end $$;
+create function rv_memafter(n int) returns text language plpgsql as $$
+declare s bigint; e bigint; k bigint := 0;
+begin
+  begin
+    k := rv_mnz(1, 0);
+  exception when division_by_zero then
+    k := 0;
+  end;
+  k := k + coalesce(rv_msi('x'), 0);
+  select sum(total_bytes) into s from pg_backend_memory_contexts;
+  for i in 1..n loop
+    k := k + rv_mnz(i, 1) + coalesce(rv_msi(case when i % 2 = 0 then 'q' else '1' end), 0);
+  end loop;
+  select sum(total_bytes) into e from pg_backend_memory_contexts;
+  return k::text || ' ' || (e - s < 2000000)::text;
+end $$;
+select rv_memafter(100000);
+select rv_memafter(200000);
 -- the savepoint counters (plnimble only; true under PL/pgSQL): a workload
 -- through the fast entry counts what the ordinary path counts
 create function rv_fast(s text) returns int language plpgsql as $$

@@ -9,7 +9,9 @@
 -- block; GET DIAGNOSTICS PG_CONTEXT in a function the handler calls; a
 -- handler reading SQLSTATE in a nested block and catching an error of its
 -- own; EXIT, CONTINUE and RETURN in the handler; DDL on the table between
--- iterations (triggers, CHECK, a second unique index, defaults); a handler raising a new
+-- iterations (triggers, CHECK, a second unique index, defaults); FOR over
+-- a query and FOREACH loops; temporary, unlogged, partitioned and inherited
+-- tables; READ ONLY and SERIALIZABLE transactions; a handler raising a new
 -- error or a duplicate of its own; SQLERRM named only in a string; and
 -- exit_on_error (in a second session: the FATAL it makes of the duplicate
 -- must carry its DETAIL and CONTEXT lines).
@@ -251,6 +253,84 @@ select rvw_ddl_loop(29);
 select count(*), sum(v) from rvw_d;
 select count(*) from rvw_log;
 rollback;
+-- FOR over a query and FOREACH around the block; temporary, unlogged,
+-- partitioned and inherited tables; READ ONLY and SERIALIZABLE
+create table rvw_q (k int primary key, v text);
+create table rvw_src as select g as k, 'v' || g as v from generate_series(1, 300) g;
+insert into rvw_q select k % 40, v from rvw_src where k <= 40;
+create function rvw_forq() returns text language plpgsql as $$
+declare r record; d int := 0; n int := 0; a int[] := '{}';
+begin
+  for r in select k, v from rvw_src order by k loop
+    begin
+      insert into rvw_q values (r.k % 97, r.v);
+    exception when unique_violation then
+      d := d + 1;
+    end;
+    n := n + 1;
+  end loop;
+  foreach n in array array[1, 2, 500, 3, 501] loop
+    begin
+      insert into rvw_q values (n, 'f');
+    exception when unique_violation then
+      a := a || n;
+    end;
+  end loop;
+  return d || ' ' || n || ' ' || a::text;
+end $$;
+begin;
+insert into rvw_q values (-1, 'x');
+select rvw_forq();
+select count(*), string_agg(v, ',' order by k) filter (where k > 90 or k < 2) from rvw_q;
+rollback;
+create temp table rvw_tmp (k int primary key);
+create unlogged table rvw_unl (k int primary key);
+create table rvw_par (k int primary key) partition by range (k);
+create table rvw_par1 partition of rvw_par for values from (0) to (50);
+create table rvw_par2 partition of rvw_par for values from (50) to (100);
+create table rvw_inh (k int primary key);
+create table rvw_inh_c (extra int) inherits (rvw_inh);
+create function rvw_many(tab text, n int) returns int language plpgsql as $$
+declare d int := 0;
+begin
+  for i in 1..n loop
+    begin
+      if tab = 'tmp' then insert into rvw_tmp values (i % 7);
+      elsif tab = 'unl' then insert into rvw_unl values (i % 7);
+      elsif tab = 'par' then insert into rvw_par values (i % 70);
+      elsif tab = 'inh' then insert into rvw_inh values (i % 7);
+      end if;
+    exception when unique_violation then
+      d := d + 1;
+    end;
+  end loop;
+  return d;
+end $$;
+create function rvw_tmp_only(n int) returns int language plpgsql as $$
+declare d int := 0;
+begin
+  for i in 1..n loop
+    begin
+      insert into rvw_tmp values (i % 7);
+    exception when unique_violation then
+      d := d + 1;
+    end;
+  end loop;
+  return d;
+end $$;
+begin;
+insert into rvw_tmp values (100); insert into rvw_unl values (100); insert into rvw_par values (99); insert into rvw_inh values (100);
+select rvw_many('tmp', 50), rvw_many('unl', 50), rvw_many('par', 200), rvw_many('inh', 50), rvw_tmp_only(100);
+select (select count(*) from rvw_tmp), (select count(*) from rvw_unl), (select count(*) from rvw_par), (select count(*) from rvw_inh);
+commit;
+begin read only;
+select rvw_tmp_only(10);
+rollback;
+begin isolation level serializable;
+select rvw_tmp_only(10);
+insert into rvw_unl values (1000);
+select rvw_many('unl', 20);
+commit;
 -- exit_on_error, in a second session
 create table rvw_eoe_t (k int primary key);
 insert into rvw_eoe_t select g from generate_series(0, 4) g;

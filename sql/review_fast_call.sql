@@ -10,8 +10,9 @@
 -- transactions and rolled back subtransactions, statement_timeout,
 -- force_parallel_mode, an uncaught error after a caller caught one,
 -- collations, redefinition in the middle of a query, ALTER DOMAIN, enum
--- values added, SQL functions wrapping it, memory of long loops, the
--- savepoint counters against the same workload with the fast entry
+-- values added, SQL functions wrapping it, DISCARD PLANS and ALTER
+-- FUNCTION between calls, ASSERT and statement_timeout under WHEN OTHERS,
+-- memory of long loops, the savepoint counters against the same workload with the fast entry
 -- defeated, and exit_on_error (in second sessions: the FATAL it makes of
 -- an error a handler would have caught must carry its CONTEXT line).
 -- Functions are LANGUAGE plpgsql: plnimble in the test database.
@@ -288,6 +289,58 @@ begin
 end $$;
 select rv_memafter(100000);
 select rv_memafter(200000);
+-- DISCARD PLANS, ALTER FUNCTION (STRICT, RENAME, SET search_path, SET
+-- SCHEMA) between calls of one transaction: CONTEXT names the function as
+-- it is now
+create function rv_a(s text) returns int language plpgsql as $$
+begin return s::int; exception when invalid_text_representation then return -1; end $$;
+begin;
+select rv_a('1'), rv_a('2'), rv_a('x');
+discard plans;
+select rv_a('1'), rv_a('2'), rv_a('x');
+alter function rv_a(text) strict;
+select rv_a('1'), rv_a(null), rv_a('x');
+alter function rv_a(text) called on null input;
+select rv_a('1'), rv_a(null), rv_a('x');
+alter function rv_a(text) rename to rv_b;
+select rv_b('1'), rv_b('2'), rv_b('99999999999');
+rollback;
+begin;
+select rv_a('1'), rv_a('2');
+alter function rv_a(text) set search_path = pg_catalog;
+select rv_a('1'), rv_a('2'), rv_a('99999999999');
+rollback;
+-- a schema-qualified rename, and the function moved to another schema
+create schema rv_s;
+begin;
+select rv_a('1'), rv_a('2');
+alter function rv_a(text) set schema rv_s;
+select rv_s.rv_a('3'), rv_s.rv_a('4'), rv_s.rv_a('99999999999');
+rollback;
+-- errors OTHERS does not catch (an ASSERT, a statement timeout) go up
+-- with their CONTEXT line from a block entered without its subtransaction
+create function rv_as(n int) returns int language plpgsql as $$
+begin
+  assert n > 0, 'n must be positive';
+  return n;
+exception when others then
+  return -1;
+end $$;
+select rv_as(1), rv_as(2);
+select rv_as(i) from generate_series(1, -1, -1) i;
+create function rv_to(n int) returns int language plpgsql as $$
+declare x int := 0;
+begin
+  for i in 1..n loop x := x + 1; end loop;
+  return x;
+exception when others then
+  return -1;
+end $$;
+\set VERBOSITY terse
+set statement_timeout = '300ms';
+select rv_to(2000000000);
+reset statement_timeout;
+\set VERBOSITY default
 -- the savepoint counters (plnimble only; true under PL/pgSQL): a workload
 -- through the fast entry counts what the ordinary path counts
 create function rv_fast(s text) returns int language plpgsql as $$

@@ -341,6 +341,22 @@ set statement_timeout = '300ms';
 select rv_to(2000000000);
 reset statement_timeout;
 \set VERBOSITY default
+-- calls counted by track_functions as under PL/pgSQL
+create function rv_t(s text) returns int language plpgsql as $$
+begin return s::int; exception when invalid_text_representation then return null; end $$;
+create function rv_tc(n int) returns int language plpgsql as $$
+declare k int := 0;
+begin
+  for i in 1..n loop k := k + coalesce(rv_t(case when i % 4 = 0 then 'x' else i::text end), 0); end loop;
+  return k;
+end $$;
+set track_functions = 'pl';
+begin;
+select count(rv_t(i::text)) from generate_series(1, 50) i;
+select rv_tc(30);
+select funcname, calls from pg_stat_xact_user_functions where funcname like 'rv_t%' order by 1;
+commit;
+reset track_functions;
 -- the savepoint counters (plnimble only; true under PL/pgSQL): a workload
 -- through the fast entry counts what the ordinary path counts
 create function rv_fast(s text) returns int language plpgsql as $$

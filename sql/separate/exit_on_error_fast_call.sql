@@ -1,4 +1,4 @@
--- (review_fast_call) exit_on_error turns the caught 22P02 into a FATAL
+-- (fast_call_edges) exit_on_error turns the caught 22P02 into a FATAL
 -- that is reported with its CONTEXT line: here from the fast entry (the
 -- third call of the transaction)
 SET exit_on_error = on;

@@ -1,4 +1,4 @@
--- review_write_handover: adversarial probes of the write path's handing a
+-- write_path_handover_edges: adversarial probes of the write path's handing a
 -- duplicate to its handler without raising the unique_violation
 -- (src/write_path.c, src/write_direct.c, src/savepoint.c), compared with
 -- PL/pgSQL: once duplicates are common (the key looked up first), a row
@@ -30,82 +30,26 @@ begin
   return dup::text;
 end $$;
 select rvw_ins(1, 200, 1, 1, 'a');
- rvw_ins 
----------
- 195
-(1 row)
-
 select count(*), max(n) from rvw_t;
- count | max 
--------+-----
-     5 |   5
-(1 row)
-
 -- duplicates common now; a row whose key is a duplicate but a NOT NULL fails
 begin;
 select rvw_ins(1, 200, 1, 1, 'a');
- rvw_ins 
----------
- 200
-(1 row)
-
 select rvw_ins(1, 3, null, 1, 'a');
-ERROR:  null value in column "v" of relation "rvw_t" violates not-null constraint
-DETAIL:  Failing row contains (1, null, 1, a, 401).
-CONTEXT:  SQL statement "insert into rvw_t(k, v, c, s) values (i % 5, vv, cc, ss)"
-PL/nimble function rvw_ins(integer,integer,integer,integer,text) line 6 at SQL statement
 rollback;
 begin;
 select rvw_ins(1, 200, 1, 1, 'a');
- rvw_ins 
----------
- 200
-(1 row)
-
 select rvw_ins(1, 3, 1, -1, 'a');
-ERROR:  new row for relation "rvw_t" violates check constraint "rvw_t_c_check"
-DETAIL:  Failing row contains (1, 1, -1, a, 602).
-CONTEXT:  SQL statement "insert into rvw_t(k, v, c, s) values (i % 5, vv, cc, ss)"
-PL/nimble function rvw_ins(integer,integer,integer,integer,text) line 6 at SQL statement
 rollback;
 begin;
 select rvw_ins(1, 200, 1, 1, 'a');
- rvw_ins 
----------
- 200
-(1 row)
-
 select rvw_ins(1, 3, 1, 1, 'abcd');
-ERROR:  value too long for type character varying(3)
-CONTEXT:  SQL statement "insert into rvw_t(k, v, c, s) values (i % 5, vv, cc, ss)"
-PL/nimble function rvw_ins(integer,integer,integer,integer,text) line 6 at SQL statement
 rollback;
 select currval('rvw_t_n_seq');
- currval 
----------
-     802
-(1 row)
-
 begin;
 select rvw_ins(1, 200, 1, 1, 'a');
- rvw_ins 
----------
- 200
-(1 row)
-
 select currval('rvw_t_n_seq');
- currval 
----------
-    1002
-(1 row)
-
 commit;
 select currval('rvw_t_n_seq');
- currval 
----------
-    1002
-(1 row)
-
 drop table rvw_t;
 create table rvw_t (k int primary key, v text default 'd', n bigserial);
 insert into rvw_t(k) select g from generate_series(0,4) g;
@@ -129,18 +73,7 @@ begin
 end $$;
 begin;
 select rvw_f1(40);
-                                                                                                                                                                                 rvw_f1                                                                                                                                                                                  
--------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------
- d0false-1,d0false-1,d0false-1,d0false-1,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,d1true6,PL function rvw_ctx() line 2 at GET DIAGNOSTICS+
- PL function rvw_f1(integer) line 11 at assignment rc=1 found=true x=6
-(1 row)
-
 select count(*), max(n) from rvw_t;
- count | max 
--------+-----
-     7 |  11
-(1 row)
-
 rollback;
 -- handler reading SQLSTATE in a nested block, and a nested handler
 create function rvw_f2(m int) returns text language plpgsql as $$
@@ -164,11 +97,6 @@ begin
 end $$;
 begin;
 select rvw_f2(30);
-                                                                                                      rvw_f2                                                                                                      
-------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------------
- 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 23505 z 
-(1 row)
-
 rollback;
 -- exit, continue, return from the handler
 create function rvw_f3(m int, how text) returns text language plpgsql as $$
@@ -190,35 +118,15 @@ begin
 end $$;
 begin;
 select rvw_f3(6, 'exit');
- rvw_f3 
---------
- h1.
-(1 row)
-
 rollback;
 begin;
 select rvw_f3(6, 'continue');
-  rvw_f3  
-----------
- c1c2....
-(1 row)
-
 rollback;
 begin;
 select rvw_f3(6, 'return');
- rvw_f3  
----------
- h1.ret2
-(1 row)
-
 rollback;
 begin;
 select rvw_f3(6, 'none');
-   rvw_f3   
-------------
- h1.h2.....
-(1 row)
-
 rollback;
 -- a handler that raises a new error, with its context
 create function rvw_f4(m int) returns int language plpgsql as $$
@@ -236,8 +144,6 @@ end $$;
 \set VERBOSITY default
 begin;
 select rvw_f4(30);
-ERROR:  dup at 21
-CONTEXT:  PL/nimble function rvw_f4(integer) line 8 at RAISE
 rollback;
 \set VERBOSITY default
 -- a handler whose only statement is NULL, in a while loop, row counts via stats of the xact
@@ -256,17 +162,7 @@ begin
 end $$;
 begin;
 select rvw_f5(100);
- rvw_f5 
---------
-    100
-(1 row)
-
 select count(*) from rvw_t;
- count 
--------
-     5
-(1 row)
-
 commit;
 -- SQLSTATE named only in a comment, and sqlerrm named in a string constant
 create function rvw_f6(m int) returns text language plpgsql as $$
@@ -283,11 +179,6 @@ begin
 end $$;
 begin;
 select rvw_f6(20);
-            rvw_f6            
-------------------------------
- xxxxxxxxxxxxxxxxxxxx sqlerrm
-(1 row)
-
 rollback;
 -- the error raised in a handler of the same kind goes up
 create function rvw_f7(m int) returns text language plpgsql as $$
@@ -304,10 +195,6 @@ begin
 end $$;
 begin;
 select rvw_f7(20);
-ERROR:  duplicate key value violates unique constraint "rvw_t_pkey"
-DETAIL:  Key (k)=(0) already exists.
-CONTEXT:  SQL statement "insert into rvw_t(k) values (0)"
-PL/nimble function rvw_f7(integer) line 8 at SQL statement
 rollback;
 -- DDL between iterations of a loop whose duplicates go to the handler
 -- (from a function the handler calls): a trigger created and dropped, a
@@ -347,69 +234,24 @@ end $$;
 begin;
 insert into rvw_d values (1000, -1);
 select rvw_ddl_loop(200);
-ERROR:  new row for relation "rvw_d" violates check constraint "rvw_d_v"
-DETAIL:  Failing row contains (1150, 500).
-CONTEXT:  SQL statement "insert into rvw_d(k, v) values (case when i % 10 = 0 then 1000 + i else i % 25 end, case when i > 140 and i % 10 = 0 then 500 else i end)"
-PL/nimble function rvw_ddl_loop(integer) line 6 at SQL statement
 select count(*), sum(v) from rvw_d;
-ERROR:  current transaction is aborted, commands ignored until end of transaction block
 select msg, count(*) from rvw_log group by msg order by 1;
-ERROR:  current transaction is aborted, commands ignored until end of transaction block
 rollback;
 begin;
 insert into rvw_d values (1000, -1);
 select rvw_ddl_loop(145);
- rvw_ddl_loop 
---------------
- 106
-(1 row)
-
 select count(*), sum(v) from rvw_d;
- count | sum  
--------+------
-    40 | 6424
-(1 row)
-
 select msg, count(*) from rvw_log group by msg order by 1;
-   msg    | count 
-----------+-------
- trg 10   |     1
- trg 1040 |     1
- trg 1050 |     1
- trg 1060 |     1
- trg 20   |     1
-(5 rows)
-
 rollback;
 -- a trigger created between two calls, in one transaction
 begin;
 insert into rvw_d values (1000, -1);
 select rvw_ddl_loop(20);
- rvw_ddl_loop 
---------------
- 0
-(1 row)
-
 create trigger rvw_d_t2 before insert on rvw_d for each row execute function rvw_trg();
 insert into rvw_d values (1001, -2);
 select rvw_ddl_loop(29);
- rvw_ddl_loop 
---------------
- 24
-(1 row)
-
 select count(*), sum(v) from rvw_d;
- count | sum  
--------+------
-    27 | 6322
-(1 row)
-
 select count(*) from rvw_log;
- count 
--------
-     6
-(1 row)
-
 rollback;
 -- FOR over a query and FOREACH around the block; temporary, unlogged,
 -- partitioned and inherited tables; READ ONLY and SERIALIZABLE
@@ -439,17 +281,7 @@ end $$;
 begin;
 insert into rvw_q values (-1, 'x');
 select rvw_forq();
-    rvw_forq     
------------------
- 243 501 {1,2,3}
-(1 row)
-
 select count(*), string_agg(v, ',' order by k) filter (where k > 90 or k < 2) from rvw_q;
- count |              string_agg              
--------+--------------------------------------
-   100 | x,v40,v1,v91,v92,v93,v94,v95,v96,f,f
-(1 row)
-
 rollback;
 create temp table rvw_tmp (k int primary key);
 create unlogged table rvw_unl (k int primary key);
@@ -489,40 +321,15 @@ end $$;
 begin;
 insert into rvw_tmp values (100); insert into rvw_unl values (100); insert into rvw_par values (99); insert into rvw_inh values (100);
 select rvw_many('tmp', 50), rvw_many('unl', 50), rvw_many('par', 200), rvw_many('inh', 50), rvw_tmp_only(100);
- rvw_many | rvw_many | rvw_many | rvw_many | rvw_tmp_only 
-----------+----------+----------+----------+--------------
-       43 |       43 |      130 |       43 |          100
-(1 row)
-
 select (select count(*) from rvw_tmp), (select count(*) from rvw_unl), (select count(*) from rvw_par), (select count(*) from rvw_inh);
- count | count | count | count 
--------+-------+-------+-------
-     8 |     8 |    71 |     8
-(1 row)
-
 commit;
 begin read only;
 select rvw_tmp_only(10);
- rvw_tmp_only 
---------------
-           10
-(1 row)
-
 rollback;
 begin isolation level serializable;
 select rvw_tmp_only(10);
- rvw_tmp_only 
---------------
-           10
-(1 row)
-
 insert into rvw_unl values (1000);
 select rvw_many('unl', 20);
- rvw_many 
-----------
-       20
-(1 row)
-
 commit;
 -- exit_on_error, in a second session
 create table rvw_eoe_t (k int primary key);
@@ -540,28 +347,6 @@ begin
   return dup;
 end $$;
 \setenv PGDATABASE :DBNAME
-\! sh sql/separate/run.sh review_eoe_write
--- (review_write_handover) exit_on_error turns the duplicate's
--- unique_violation into a FATAL, reported with its DETAIL and CONTEXT
--- lines, also when the write path runs the INSERT (the table is locked
--- by the transaction already)
-SET exit_on_error = on;
-BEGIN;
-INSERT INTO rvw_eoe_t VALUES (1000);
-SELECT rvw_eoe(1, 100);
-FATAL:  duplicate key value violates unique constraint "rvw_eoe_t_pkey"
-DETAIL:  Key (k)=(1) already exists.
-CONTEXT:  SQL statement "insert into rvw_eoe_t(k) values (i % 5)"
-PL/nimble function rvw_eoe(integer,integer) line 6 at SQL statement
-server closed the connection unexpectedly
-	This probably means the server terminated abnormally
-	before or while processing the request.
-connection to server was lost
-(the second session ended with status 2)
+\! sh sql/separate/run.sh exit_on_error_write_path
 \c
 select count(*) from rvw_eoe_t;
- count 
--------
-     5
-(1 row)
-

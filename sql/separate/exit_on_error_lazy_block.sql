@@ -1,4 +1,4 @@
--- (review_fast_call) the same on the ordinary path, with a block entered
+-- (fast_call_edges) the same on the ordinary path, with a block entered
 -- without its subtransaction
 SET exit_on_error = on;
 BEGIN;

@@ -1,4 +1,4 @@
--- (review_write_handover) exit_on_error turns the duplicate's
+-- (write_path_handover_edges) exit_on_error turns the duplicate's
 -- unique_violation into a FATAL, reported with its DETAIL and CONTEXT
 -- lines, also when the write path runs the INSERT (the table is locked
 -- by the transaction already)

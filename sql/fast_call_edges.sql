@@ -1,4 +1,4 @@
--- review_fast_call: adversarial probes of the fast entry (src/fast_call.c),
+-- fast_call_edges: adversarial probes of the fast entry (src/fast_call.c),
 -- compared with PL/pgSQL: SET clauses and SECURITY DEFINER, the search path
 -- changed between rows, varchar(n)/numeric(p,s) arguments and results,
 -- default arguments, VARIADIC, polymorphic arguments, arrays (expanded
@@ -396,7 +396,7 @@ commit;
 create function rv_si_slow(s text) returns int language plpgsql as $$
 begin null; return s::int; exception when invalid_text_representation then return null; end $$;
 \setenv PGDATABASE :DBNAME
-\! sh sql/separate/run.sh review_eoe_fast
-\! sh sql/separate/run.sh review_eoe_lazy
+\! sh sql/separate/run.sh exit_on_error_fast_call
+\! sh sql/separate/run.sh exit_on_error_lazy_block
 \c
 select rv_si('1'), rv_si('y');

@@ -58,7 +58,8 @@ static int	exec_toplevel_block_observed(PlnExecState *estate);
  */
 Datum
 pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
-				  bool spi_connected, ResourceOwner procedure_resowner)
+				  bool spi_connected, ResourceOwner procedure_resowner,
+				  ErrorData *fast_call_error)
 {
 	PlnExecState estate;
 	ErrorContextCallback plerrcontext;
@@ -167,9 +168,18 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 
 	/*
 	 * (A block runs the same inside a handler block or not: no check.)
-	 * Consumers of the plugin hook attached now watch the call.
+	 * Consumers of the plugin hook attached now watch the call.  A call
+	 * the fast entry handed over (fast_call.c) has an error to raise in
+	 * the top block: nobody watches those (its gate says so).
 	 */
-	if (unlikely(pln_plugins.first != NULL))
+	if (unlikely(fast_call_error != NULL))
+	{
+		Assert(pln_plugins.first == NULL);
+		rc = pln_exec_block_replaying(&estate, func->action,
+									  ((PlnStmtReturn *) linitial(func->action->body))->expr,
+									  fast_call_error);
+	}
+	else if (unlikely(pln_plugins.first != NULL))
 		rc = exec_toplevel_block_observed(&estate);
 	else
 		rc = exec_stmt_block(&estate, func->action);
@@ -776,7 +786,7 @@ exec_stmt_block(PlnExecState *estate, PlnStmtBlock *block)
 	estate->err_var = NULL;
 
 	if (block->exceptions)
-		rc = exec_stmt_block_with_handlers(estate, block);
+		rc = exec_stmt_block_with_handlers(estate, block, NULL, NULL);
 	else
 		rc = exec_stmts(estate, block->body);
 

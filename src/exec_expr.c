@@ -885,32 +885,60 @@ simple_plan_checked(PlnExpr *expr)
 bool
 pln_check_plan_before_block(PlnExpr *expr)
 {
-	CachedPlanSource *plansource;
-
 	if (expr == NULL || expr->purity != PLN_PURITY_PURE ||
 		expr->simple_state_cxt == NULL ||
 		expr->simple_plan_lxid != MyProc->lxid)
 		return false;
 
 	/*
-	 * CachedPlanIsSimplyValid's test, written out: this runs at every call
-	 * of a function that starts with such a block, and the reference that
-	 * function would take is not needed (the transaction holds one, so the
-	 * plan pointer is not dangling).  Invalidation marks a stale plan or
-	 * its source invalid, or replaces the source's generic plan; the
-	 * search path is compared the way the plan cache compares it, which
-	 * brings the current path up to date first (fine here, before the
-	 * block's pure region starts).  A plan already checked in this epoch
-	 * is checked again all the same: that is rare, and cheaper than asking
-	 * for the search path separately.
+	 * A plan already checked in this epoch is checked again all the same:
+	 * that is rare, and cheaper than asking for the search path
+	 * separately.
 	 */
-	plansource = expr->simple_plansource;
-	if (!plansource->is_valid || plansource->gplan != expr->simple_plan ||
-		!expr->simple_plan->is_valid ||
-		!OverrideSearchPathMatchesCurrent(plansource->search_path))
+	if (!pln_simple_plan_is_current(expr))
 		return false;
 	simple_plan_checked(expr);
 	return true;
+}
+
+/*
+ * Is the simple plan of the expression, which this transaction holds a
+ * reference to, still valid?  CachedPlanIsSimplyValid's test, written out:
+ * this runs at every call of a function that starts with a handler block
+ * (above) or takes the fast entry (fast_call.c), and the reference that
+ * function would take is not needed (the transaction holds one, so the
+ * plan pointer is not dangling).  Invalidation marks a stale plan or its
+ * source invalid, or replaces the source's generic plan; the search path
+ * is compared the way the plan cache compares it, which brings the
+ * current path up to date first (fine before a pure region starts).
+ */
+bool
+pln_simple_plan_is_current(PlnExpr *expr)
+{
+	CachedPlanSource *plansource = expr->simple_plansource;
+
+	Assert(expr->simple_plan_lxid == MyProc->lxid);
+	return plansource->is_valid && plansource->gplan == expr->simple_plan &&
+		expr->simple_plan->is_valid &&
+		OverrideSearchPathMatchesCurrent(plansource->search_path);
+}
+
+/*
+ * An evaluation of the simple expression failed, and the error was caught
+ * in this call (by a handler block, savepoint.c, or by the fast entry,
+ * fast_call.c).  PL/pgSQL would leave the expression marked as busy and
+ * send it through SPI for the rest of the transaction; see
+ * run_simple_expr_as_spi.  Only a pure state is sure to hold nothing
+ * between evaluations; any other may be left half way through what the
+ * error interrupted, so it is built afresh at its next use.
+ */
+void
+pln_simple_expr_failed(PlnExpr *expr)
+{
+	expr->simple_in_use = false;
+	expr->simple_failed_lxid = MyProc->lxid;
+	if (expr->purity != PLN_PURITY_PURE)
+		expr->simple_state_lxid = InvalidLocalTransactionId;
 }
 
 /*

@@ -120,7 +120,13 @@ enum
  */
 extern Datum pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo,
 							   bool atomic, bool spi_connected,
-							   ResourceOwner procedure_resowner);
+							   ResourceOwner procedure_resowner,
+							   ErrorData *fast_call_error);
+
+/* fast_call.c: the fast entry */
+typedef struct PlnFastCall PlnFastCall;
+
+extern Datum pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo);
 extern void pln_connect_spi(PlnExecState *estate);
 extern const char *pln_stmt_typename(PlnStmt *stmt);
 
@@ -176,6 +182,8 @@ exec_eval_cleanup(PlnExecState *estate)
 extern void exec_prepare_plan(PlnExecState *estate, PlnExpr *expr,
 							  int cursorOptions);
 extern bool pln_check_plan_before_block(PlnExpr *expr);
+extern bool pln_simple_plan_is_current(PlnExpr *expr);
+extern void pln_simple_expr_failed(PlnExpr *expr);
 extern bool pln_custom_plan_would_show(PlnExpr *expr);
 extern bool exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 								  Datum *result, bool *isNull,

@@ -45,7 +45,13 @@ struct PlnSavepointFrame
  * ----------
  */
 extern int	exec_stmt_block_with_handlers(PlnExecState *estate,
-										  PlnStmtBlock *block);
+										  PlnStmtBlock *block,
+										  PlnExpr *replay_expr,
+										  ErrorData *replay);
+extern int	pln_exec_block_replaying(PlnExecState *estate,
+									 PlnStmtBlock *block, PlnExpr *expr,
+									 ErrorData *error);
+extern bool pln_block_catches(PlnStmtBlock *block, int sqlerrcode);
 
 /*
  * A loop whose body is a single block with an EXCEPTION clause, run by

@@ -74,9 +74,10 @@ struct PlnFastCall
 	PlnExpr    *expr;			/* what it returns */
 	bool		busy;			/* a fast call of the function is running */
 	bool		has_handlers;	/* the block has an EXCEPTION clause */
-	bool		varlena_args;	/* some argument may be a TOAST pointer */
-	bool		varlena_result; /* and the result an expanded object */
+	bool		varlena_result; /* may the result be an expanded object? */
+	int			nargs;
 	PlnVar	   *args[FUNC_MAX_ARGS];	/* the argument variables */
+	bool		arg_varlena[FUNC_MAX_ARGS]; /* may it be a TOAST pointer? */
 	PlnExecState estate;
 	PlnSavepointFrame frame;	/* the block's, never materialized */
 	ExprContext *econtext;
@@ -167,6 +168,7 @@ build_fast_call(PlnFunction *func)
 	int			i;
 
 	fast->stmt = (PlnStmtReturn *) linitial(func->action->body);
+	fast->nargs = func->fn_nargs;
 	fast->expr = fast->stmt->expr;
 	fast->has_handlers = (func->action->exceptions != NULL);
 
@@ -190,8 +192,7 @@ build_fast_call(PlnFunction *func)
 		var->append_cap = 0;
 		datums[dno] = (PlnDatum *) var;
 		fast->args[i] = var;
-		if (var->datatype->typlen == -1)
-			fast->varlena_args = true;
+		fast->arg_varlena[i] = (var->datatype->typlen == -1);
 	}
 	{
 		PlnVar	   *found = palloc(sizeof(PlnVar));
@@ -321,11 +322,10 @@ fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
 
 	/*
 	 * The plan: a stale one, or a changed search path, means the ordinary
-	 * path, which forgets what was checked at call entry (the caller may
-	 * have run anything), then checks the plan as it enters the block.
-	 * (The check is not remembered: the call ends by forgetting it.)
+	 * path, which checks the plan as it enters the block.  (The check is
+	 * not remembered for later checks: nothing in the call would use it,
+	 * and the call ends by forgetting all checks, see pln_fast_call.)
 	 */
-	pln_forget_plan_checks();
 	if (!pln_simple_plan_is_current(expr))
 		return false;
 
@@ -335,17 +335,16 @@ fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
 	 * ordinary path would fetch or copy (pln_exec_function).  A call that
 	 * gives up here leaves values that nothing reads.
 	 */
-	for (i = 0; i < func->fn_nargs; i++)
+	for (i = 0; i < fast->nargs; i++)
 	{
-		Datum		value = fcinfo->args[i].value;
-		bool		isnull = fcinfo->args[i].isnull;
+		PlnVar	   *var = fast->args[i];
+		NullableDatum *arg = &fcinfo->args[i];
 
-		if (fast->varlena_args && !isnull &&
-			fast->args[i]->datatype->typlen == -1 &&
-			VARATT_IS_EXTERNAL(DatumGetPointer(value)))
+		if (fast->arg_varlena[i] && !arg->isnull &&
+			VARATT_IS_EXTERNAL(DatumGetPointer(arg->value)))
 			return false;
-		fast->args[i]->value = value;
-		fast->args[i]->isnull = isnull;
+		var->value = arg->value;
+		var->isnull = arg->isnull;
 	}
 	return true;
 }
@@ -406,9 +405,12 @@ pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo)
 
 		PG_exception_stack = &local_sigjmp_buf;
 
-		expr->simple_in_use = true;
+		/*
+		 * (The ordinary path marks the expression busy while it runs,
+		 * exec_eval_simple_expr; nothing can look at the mark meanwhile,
+		 * so it is set only where an error leaves it set.)
+		 */
 		value = ExecEvalExpr(expr->simple_state, fast->econtext, &isnull);
-		expr->simple_in_use = false;
 
 		/*
 		 * The result is in the caller's memory already, but for an
@@ -444,7 +446,10 @@ pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo)
 	 * PL/pgSQL does.
 	 */
 	if (!fast->has_handlers)
+	{
+		expr->simple_in_use = true;
 		PG_RE_THROW();
+	}
 
 	/* an error the block does not catch goes on up, as from its catch */
 	if (!pln_block_catches(func->action, geterrcode()))
@@ -460,7 +465,6 @@ pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo)
 	 * marks it running again when it raises the error once more).  The
 	 * copy of the error is needed only until then, which copies it.
 	 */
-	expr->simple_in_use = false;
 	if (handover_cxt == NULL)
 		handover_cxt = AllocSetContextCreate(TopMemoryContext,
 											 "PL/nimble fast call error",

@@ -1428,5 +1428,6 @@ pln_free_function_memory(PlnFunction *func)
 	MemoryContextDelete(func->fn_cxt);
 	func->fn_cxt = NULL;
 	func->fast = NULL;
+	func->fast_expr = NULL;
 	func->fast_shape = 'n';
 }

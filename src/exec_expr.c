@@ -88,6 +88,7 @@ static bool uses_variables(PlnExpr *expr);
 static bool plan_reads_variables(SPIPlanPtr plan);
 static void plan_generic_again(PlnExecState *estate, PlnExpr *expr);
 static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
+static void raise_fast_call_error(PlnExecState *estate, PlnExpr *expr);
 static bool exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 										 Datum *result, bool *isNull,
 										 Oid *rettype, int32 *rettypmod);
@@ -924,24 +925,6 @@ pln_simple_plan_is_current(PlnExpr *expr)
 }
 
 /*
- * An evaluation of the simple expression failed, and the error was caught
- * in this call (by a handler block, savepoint.c, or by the fast entry,
- * fast_call.c).  PL/pgSQL would leave the expression marked as busy and
- * send it through SPI for the rest of the transaction; see
- * run_simple_expr_as_spi.  Only a pure state is sure to hold nothing
- * between evaluations; any other may be left half way through what the
- * error interrupted, so it is built afresh at its next use.
- */
-void
-pln_simple_expr_failed(PlnExpr *expr)
-{
-	expr->simple_in_use = false;
-	expr->simple_failed_lxid = MyProc->lxid;
-	if (expr->purity != PLN_PURITY_PURE)
-		expr->simple_state_lxid = InvalidLocalTransactionId;
-}
-
-/*
  * Can the expression be evaluated right now without anything but pure
  * work?  Its tree must be pure, with an ExprState built from the current
  * plan, and the plan must still be valid.  Checking that touches no
@@ -1241,9 +1224,13 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	 * plan could show; otherwise it shows what SPI would show.
 	 */
 	if (unlikely(expr->simple_failed_lxid == curlxid ||
-				 (expr->simple_in_use && expr->simple_state_lxid == curlxid)) &&
-		pln_custom_plan_would_show(expr))
-		return false;
+				 (expr->simple_in_use && expr->simple_state_lxid == curlxid)))
+	{
+		if (unlikely(estate->fast_call_error != NULL))
+			raise_fast_call_error(estate, expr);
+		if (pln_custom_plan_would_show(expr))
+			return false;
+	}
 
 	/* busy in an outer recursion level: a state of its own for this one */
 	if (unlikely(expr->simple_in_use) && expr->simple_state_lxid == curlxid)
@@ -1321,6 +1308,27 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	estate->simple_expr_running = NULL;
 	expr->simple_in_use = false;
 	return true;
+}
+
+/*
+ * A call the fast entry handed over (fast_call.c): its RETURN raises the
+ * error the fast entry's evaluation of the same expression raised, here,
+ * where it raised it (the fast entry left the expression marked busy, so
+ * the evaluation comes this way), as if this evaluation had raised it.
+ * The error was raised under the same error context callback, with the
+ * same state to read, so its CONTEXT lines are this call's; ReThrowError
+ * keeps every field.
+ */
+static pg_noinline void
+raise_fast_call_error(PlnExecState *estate, PlnExpr *expr)
+{
+	ErrorData  *edata = estate->fast_call_error;
+
+	Assert(estate->func->fast_expr == expr);
+	estate->fast_call_error = NULL;
+	expr->simple_in_use = true;
+	estate->simple_expr_running = expr;
+	ReThrowError(edata);
 }
 
 /* recursion levels with a state of their own; deeper ones use SPI */

@@ -22,7 +22,7 @@
  * arguments stored in a small state kept with the compiled function.
  *
  * Whether a call may take the fast entry is decided in one place,
- * fast_call_allowed; anything it does not recognise takes the ordinary
+ * pln_fast_call_allowed; anything it does not recognise takes the ordinary
  * path.  docs/design.md ("The fast entry") argues why each condition makes
  * the fast entry indistinguishable from the ordinary path.  In short:
  *
@@ -37,7 +37,7 @@
  *   ordinary path's catch would mark it.  If a handler catches it, the
  *   call is handed over to the ordinary path together with the error,
  *   which raises it again where the expression would have raised it
- *   (pln_exec_block_replaying in savepoint.c): the handler then runs as
+ *   (raise_fast_call_error in exec_expr.c): the handler then runs as
  *   usual.  Nothing is evaluated twice, so asynchronous errors (a cancel)
  *   are neither swallowed nor replayed.
  *
@@ -252,10 +252,13 @@ build_fast_call(PlnFunction *func)
  * (docs/design.md, "The fast entry"); when one does not hold, the call
  * takes the ordinary path, which is always right.  On success the plan of
  * the expression has been checked, as the ordinary path checks it at
- * block entry, and the arguments are stored.
+ * block entry, and the arguments are stored: pln_fast_call must follow at
+ * once.  The tests that fail for good (a function of another shape, an
+ * expression that failed in this transaction) come first, so that calls
+ * that take the ordinary path lose little here.
  */
-static bool
-fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
+bool
+pln_fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
 {
 	PlnFastCall *fast = func->fast;
 	LocalTransactionId curlxid;
@@ -274,7 +277,31 @@ fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
 		}
 		func->fast = build_fast_call(func);
 		fast = func->fast;
+		func->fast_expr = fast->expr;
 	}
+
+	/*
+	 * The expression must be simple and pure, with an ExprState built for
+	 * its current plan and ready in this transaction, as the ordinary
+	 * path's pure evaluation wants it (simple_expr_ready_for_pure_eval);
+	 * not failed in this transaction (then the ordinary path runs it as
+	 * SPI would, see run_simple_expr_as_spi), and not busy.  Its result
+	 * must need no conversion to the function's result type.  The first
+	 * call of each transaction takes the ordinary path, which takes the
+	 * transaction's reference to the plan.
+	 */
+	expr = fast->expr;
+	curlxid = MyProc->lxid;
+	if (expr->simple_failed_lxid == curlxid ||
+		expr->simple_plan_lxid != curlxid ||
+		expr->simple_state_lxid != curlxid ||
+		expr->simple_expr == NULL || expr->plan_error != NULL ||
+		expr->purity != PLN_PURITY_PURE || expr->simple_is_param ||
+		expr->simple_state == NULL || expr->simple_state_cxt == NULL ||
+		expr->simple_in_use ||
+		expr->simple_state_generation != expr->simple_plan->generation ||
+		expr->simple_type != func->fn_rettype)
+		return false;
 
 	/*
 	 * Nobody may watch the call (the plugin hook: profiler, tracer,
@@ -287,37 +314,14 @@ fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
 	 */
 	if (fast->busy || pln_plugins.first != NULL)
 		return false;
+	if (fast->has_handlers && (!pln_lazy_savepoints || IsInParallelMode()))
+		return false;
 
 	/*
 	 * The ordinary path checks for interrupts and the stack depth before
 	 * it enters the block: when either would raise an error, let it.
 	 */
 	if (unlikely(InterruptPending) || stack_is_too_deep())
-		return false;
-
-	if (fast->has_handlers && (!pln_lazy_savepoints || IsInParallelMode()))
-		return false;
-
-	/*
-	 * The expression must be simple and pure, with an ExprState built for
-	 * its current plan and ready in this transaction, as the ordinary
-	 * path's pure evaluation wants it (simple_expr_ready_for_pure_eval);
-	 * not busy, and not failed in this transaction (then the ordinary path
-	 * runs it as SPI would, see run_simple_expr_as_spi).  Its result must
-	 * need no conversion to the function's result type.  The first call
-	 * of each transaction takes the ordinary path, which takes the
-	 * transaction's reference to the plan.
-	 */
-	expr = fast->expr;
-	curlxid = MyProc->lxid;
-	if (expr->simple_expr == NULL || expr->plan_error != NULL ||
-		expr->purity != PLN_PURITY_PURE || expr->simple_is_param ||
-		expr->simple_state == NULL || expr->simple_state_cxt == NULL ||
-		expr->simple_plan_lxid != curlxid ||
-		expr->simple_state_lxid != curlxid ||
-		expr->simple_in_use || expr->simple_failed_lxid == curlxid ||
-		expr->simple_state_generation != expr->simple_plan->generation ||
-		expr->simple_type != func->fn_rettype)
 		return false;
 
 	/*
@@ -350,9 +354,8 @@ fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
 }
 
 /*
- * Run a call of a function (not a procedure that may end transactions)
- * through the fast entry if its gate allows, else on the ordinary path
- * (pln_call_ordinary, handler.c).
+ * Run a call through the fast entry, right after its gate,
+ * pln_fast_call_allowed, has let it in.
  *
  * When the expression raises an error that a handler of the block
  * catches, the call is run on the ordinary path with the error, which it
@@ -376,10 +379,8 @@ pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo)
 	PlnExpr    *expr;
 	ErrorData  *error;
 
-	if (!fast_call_allowed(func, fcinfo))
-		return pln_call_ordinary(fcinfo, func, NULL);
-
 	fast = func->fast;
+	Assert(fast != NULL && !fast->busy);
 	estate = &fast->estate;
 	expr = fast->expr;
 	fast->busy = true;
@@ -460,11 +461,13 @@ pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo)
 	}
 
 	/*
-	 * One the block catches: the ordinary path takes it from here, with
-	 * the expression as it was before it ran (pln_exec_block_replaying
-	 * marks it running again when it raises the error once more).  The
-	 * copy of the error is needed only until then, which copies it.
+	 * One the block catches: the ordinary path takes it from here.  The
+	 * expression is marked failed, as the block's catch will mark it; that
+	 * sends the ordinary path's evaluation of it where it raises the error
+	 * again (raise_fast_call_error in exec_expr.c).  The copy of the error
+	 * is needed only until then, which copies it.
 	 */
+	pln_simple_expr_failed(expr);
 	if (handover_cxt == NULL)
 		handover_cxt = AllocSetContextCreate(TopMemoryContext,
 											 "PL/nimble fast call error",

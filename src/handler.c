@@ -278,8 +278,8 @@ call_is_nonatomic(FunctionCallInfo fcinfo)
 
 /*
  * Run a call on the ordinary path (exec.c).  func is the function, or
- * NULL for a procedure that may end transactions, which is compiled here
- * (after connecting to SPI).  fast_call_error is the error a handler of
+ * NULL for a procedure that may end transactions (call_is_nonatomic),
+ * which is compiled here (after connecting to SPI).  fast_call_error is the error a handler of
  * the function's block catches, when the fast entry hands the call over
  * (fast_call.c), or NULL.
  */
@@ -291,7 +291,7 @@ pln_call_ordinary(FunctionCallInfo fcinfo, PlnFunction *func,
 	 * Read after PG_TRY, so kept out of registers that the longjmp of an
 	 * error would leave clobbered.
 	 */
-	volatile bool nonatomic = call_is_nonatomic(fcinfo);
+	volatile bool nonatomic = (func == NULL);
 	volatile Datum retval = (Datum) 0;
 	PlnExecState *save_cur_estate;
 	int			save_handler_depth;
@@ -308,7 +308,7 @@ pln_call_ordinary(FunctionCallInfo fcinfo, PlnFunction *func,
 	{
 		int			rc;
 
-		Assert(func == NULL && fast_call_error == NULL);
+		Assert(fast_call_error == NULL);
 		rc = SPI_connect_ext(SPI_OPT_NONATOMIC);
 		if (rc != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
@@ -336,8 +336,12 @@ pln_call_ordinary(FunctionCallInfo fcinfo, PlnFunction *func,
 	PG_TRY();
 	{
 
-		retval = pln_exec_function(func, fcinfo, !nonatomic, nonatomic,
-								   procedure_resowner, fast_call_error);
+		if (unlikely(fast_call_error != NULL))
+			retval = pln_exec_function_replaying(func, fcinfo,
+												 fast_call_error);
+		else
+			retval = pln_exec_function(func, fcinfo, !nonatomic, nonatomic,
+									   procedure_resowner);
 	}
 	PG_FINALLY();
 	{
@@ -373,10 +377,9 @@ pln_call_ordinary(FunctionCallInfo fcinfo, PlnFunction *func,
 /*
  * Call handler: run a function or procedure.
  *
- * Every call of a function goes to the fast entry (fast_call.c), whose
- * gate decides whether the call can be run there, without an execution
- * state; if not, it passes the call on to the ordinary path,
- * pln_call_ordinary.
+ * A call of a function whose shape allows may take the fast entry
+ * (fast_call.c), if its gate lets it in: then it runs without an
+ * execution state.  Any other call takes the ordinary path.
  */
 Datum
 plnimble_call_handler(PG_FUNCTION_ARGS)
@@ -388,7 +391,9 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 
 	func = pln_compile(fcinfo, false);
 	check_at_first_call_once(func, fcinfo);
-	return pln_fast_call(func, fcinfo);
+	if (pln_fast_call_worth_trying(func) && pln_fast_call_allowed(func, fcinfo))
+		return pln_fast_call(func, fcinfo);
+	return pln_call_ordinary(fcinfo, func, NULL);
 }
 
 /*
@@ -426,7 +431,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 	PG_TRY();
 	{
 		(void) pln_exec_function(func, fake_fcinfo, codeblock->atomic, true,
-								 procedure_resowner, NULL);
+								 procedure_resowner);
 	}
 	PG_CATCH();
 	{

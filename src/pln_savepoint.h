@@ -45,12 +45,7 @@ struct PlnSavepointFrame
  * ----------
  */
 extern int	exec_stmt_block_with_handlers(PlnExecState *estate,
-										  PlnStmtBlock *block,
-										  PlnExpr *replay_expr,
-										  ErrorData *replay);
-extern int	pln_exec_block_replaying(PlnExecState *estate,
-									 PlnStmtBlock *block, PlnExpr *expr,
-									 ErrorData *error);
+										  PlnStmtBlock *block);
 extern bool pln_block_catches(PlnStmtBlock *block, int sqlerrcode);
 
 /*

@@ -789,6 +789,7 @@ typedef struct PlnFunction
 	char		fast_shape;		/* may calls take it?  'y', 'n', or 0 until
 								 * worked out */
 	struct PlnFastCall *fast;	/* its state, built at its first use */
+	struct PlnExpr *fast_expr;	/* and the RETURN's expression then */
 } PlnFunction;
 
 #endif							/* PLN_TREE_H */

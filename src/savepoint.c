@@ -844,15 +844,9 @@ catch_in_frame(PlnExecState *estate, PlnSavepointFrame *frame)
  * through the flags PG_END_TRY tests.  Only the arguments and the frame,
  * whose address estate->sp_top holds, are used after a longjmp; neither
  * variable is changed after sigsetjmp.
- *
- * With replay set (only by pln_exec_block_replaying; NULL otherwise) the
- * body is not run: the error a fast call's evaluation of the body's first
- * expression, replay_expr, raised is raised again, from where that
- * evaluation would have raised it.
  */
 pln_no_stack_protector int
-exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block,
-							  PlnExpr *replay_expr, ErrorData *replay)
+exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 {
 	sigjmp_buf *save_exception_stack = PG_exception_stack;
 	ErrorContextCallback *save_context_stack = error_context_stack;
@@ -867,15 +861,6 @@ exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block,
 		int			rc;
 
 		PG_exception_stack = &local_sigjmp_buf;
-
-		if (unlikely(replay != NULL))
-		{
-			/* as exec_stmts and exec_eval_simple_expr would have it */
-			estate->err_stmt = (PlnStmt *) linitial(block->body);
-			replay_expr->simple_in_use = true;
-			estate->simple_expr_running = replay_expr;
-			ReThrowError(replay);
-		}
 
 		rc = exec_stmts(estate, block->body);
 
@@ -893,29 +878,6 @@ exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block,
 	edata = catch_in_frame(estate, &frame);
 
 	return run_matching_handler(estate, block, edata);
-}
-
-/*
- * Run the top block of a call handed over by the fast entry (fast_call.c)
- * with the error its evaluation of the block's one RETURN expression
- * raised: the block is entered as exec_stmt_block enters it, the error is
- * raised again inside it, where the RETURN raised it, and the block's
- * handler that catches it runs.  The error was copied with the CONTEXT
- * lines the ordinary path would have given it: the fast entry raised it
- * under the same error context callback, with the same state to read.
- */
-int
-pln_exec_block_replaying(PlnExecState *estate, PlnStmtBlock *block,
-						 PlnExpr *expr, ErrorData *error)
-{
-	int			rc;
-
-	Assert(block->n_initvars == 0 && block->exceptions != NULL &&
-		   list_length(block->body) == 1);
-	/* (as exec_stmt_block) */
-	estate->err_var = NULL;
-	rc = exec_stmt_block_with_handlers(estate, block, expr, error);
-	return exec_block_exit_rc(estate, block, rc);
 }
 
 /*

@@ -22,7 +22,7 @@
  * arguments stored in a small state kept with the compiled function.
  *
  * Whether a call may take the fast entry is decided in one place,
- * pln_fast_call_allowed; anything it does not recognise takes the ordinary
+ * fast_call_allowed; anything it does not recognise takes the ordinary
  * path.  docs/design.md ("The fast entry") argues why each condition makes
  * the fast entry indistinguishable from the ordinary path.  In short:
  *
@@ -257,8 +257,8 @@ build_fast_call(PlnFunction *func)
  * expression that failed in this transaction) come first, so that calls
  * that take the ordinary path lose little here.
  */
-bool
-pln_fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
+static inline bool
+fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
 {
 	PlnFastCall *fast = func->fast;
 	LocalTransactionId curlxid;
@@ -354,8 +354,8 @@ pln_fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
 }
 
 /*
- * Run a call through the fast entry, right after its gate,
- * pln_fast_call_allowed, has let it in.
+ * Run a call through the fast entry if its gate, fast_call_allowed, lets
+ * it in, else on the ordinary path (pln_call_ordinary, handler.c).
  *
  * When the expression raises an error that a handler of the block
  * catches, the call is run on the ordinary path with the error, which it
@@ -379,8 +379,10 @@ pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo)
 	PlnExpr    *expr;
 	ErrorData  *error;
 
+	if (!fast_call_allowed(func, fcinfo))
+		return pln_call_ordinary(fcinfo, func, NULL);
+
 	fast = func->fast;
-	Assert(fast != NULL && !fast->busy);
 	estate = &fast->estate;
 	expr = fast->expr;
 	fast->busy = true;

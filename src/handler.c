@@ -391,7 +391,7 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 
 	func = pln_compile(fcinfo, false);
 	check_at_first_call_once(func, fcinfo);
-	if (pln_fast_call_worth_trying(func) && pln_fast_call_allowed(func, fcinfo))
+	if (pln_fast_call_worth_trying(func))
 		return pln_fast_call(func, fcinfo);
 	return pln_call_ordinary(fcinfo, func, NULL);
 }

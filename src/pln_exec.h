@@ -135,13 +135,13 @@ extern Datum pln_exec_function_replaying(PlnFunction *func,
 /* fast_call.c: the fast entry */
 typedef struct PlnFastCall PlnFastCall;
 
-extern bool pln_fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo);
 extern Datum pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo);
 
 /*
  * Is the fast entry worth trying for a call of the function?  Not for a
  * function of another shape, nor once its expression has failed in this
- * transaction (see pln_fast_call_allowed, which decides).  Inline, so that
+ * transaction (see fast_call_allowed in fast_call.c, which decides, and
+ * sends the call to the ordinary path if need be).  Inline, so that
  * calls that take the ordinary path lose next to nothing.
  */
 static inline bool

@@ -32,6 +32,7 @@ OBJS = \
 	src/assign.o \
 	src/raise.o \
 	src/savepoint.o \
+	src/fast_call.o \
 	src/write_path.o \
 	src/write_direct.o \
 	src/purity.o \

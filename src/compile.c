@@ -68,8 +68,6 @@ static HTAB *pln_hashtable = NULL;
 #define FUNCTION_CACHE_INITIAL_SIZE 128
 
 static void compile_error_callback(void *arg);
-static PlnFunction *compile_or_look_up(FunctionCallInfo fcinfo,
-									   bool forValidator);
 static PlnFunction *do_compile(FunctionCallInfo fcinfo, HeapTuple procTup,
 							   PlnFunction *function, PlnFuncKey *hashkey,
 							   bool forValidator);
@@ -101,29 +99,11 @@ compiled_from_row(PlnFunction *function, HeapTuple procTup)
 }
 
 /*
- * Find or build the compiled form of the function being called.
+ * The rest of pln_compile (pln_compile.h): find the function in the
+ * cache, checked against its current pg_proc row, or compile it.
  */
 PlnFunction *
-pln_compile(FunctionCallInfo fcinfo, bool forValidator)
-{
-	/*
-	 * A function found through fn_extra and checked against its pg_proc
-	 * row since the row last changed needs no catalog lookup: a change
-	 * clears fn_proc_checked (pln_proc_inval_callback).
-	 */
-	PlnFunction *function = (PlnFunction *) fcinfo->flinfo->fn_extra;
-
-	if (likely(function != NULL && function->fn_proc_checked && !forValidator))
-		return function;
-	return compile_or_look_up(fcinfo, forValidator);
-}
-
-/*
- * The rest of pln_compile: find the function in the cache, checked
- * against its current pg_proc row, or compile it.
- */
-static pg_noinline PlnFunction *
-compile_or_look_up(FunctionCallInfo fcinfo, bool forValidator)
+pln_compile_or_look_up(FunctionCallInfo fcinfo, bool forValidator)
 {
 	Oid			funcOid = fcinfo->flinfo->fn_oid;
 	HeapTuple	procTup;
@@ -1470,4 +1450,7 @@ pln_free_function_memory(PlnFunction *func)
 	func->planned_exprs = NIL;
 	MemoryContextDelete(func->fn_cxt);
 	func->fn_cxt = NULL;
+	func->fast = NULL;
+	func->fast_expr = NULL;
+	func->fast_shape = 'n';
 }

@@ -50,15 +50,20 @@ static int	exec_stmt_fori(PlnExecState *estate, PlnStmtForI *stmt);
 static int	exec_stmt_exit(PlnExecState *estate, PlnStmtExit *stmt);
 static int	exec_stmt_foreach_a(PlnExecState *estate, PlnStmtForeachA *stmt);
 static int	exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt);
-static Datum cast_return_value(PlnExecState *estate, FunctionCallInfo fcinfo);
+static pg_attribute_always_inline Datum cast_return_value(PlnExecState *estate,
+														 FunctionCallInfo fcinfo);
 static int	exec_toplevel_block_observed(PlnExecState *estate);
 
 /*
- * Run one call of a compiled function.
+ * Run one call of a compiled function (pln_exec_function, and
+ * pln_exec_function_replaying for a call the fast entry handed over).
+ * Always inline, so that the usual call's copy has no trace of
+ * fast_call_error.
  */
-Datum
-pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
-				  bool spi_connected, ResourceOwner procedure_resowner)
+static pg_attribute_always_inline Datum
+exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
+			  bool spi_connected, ResourceOwner procedure_resowner,
+			  ErrorData *fast_call_error)
 {
 	PlnExecState estate;
 	ErrorContextCallback plerrcontext;
@@ -77,6 +82,7 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 	estate.datum_context = CurrentMemoryContext;
 	/* (the caller counted this call in use_count) */
 	estate.recursion_level = func->use_count - 1;
+	estate.fast_call_error = fast_call_error;
 	func->cur_estate = &estate;
 
 	/* errors from here on say where in the function they happened */
@@ -173,6 +179,15 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 		rc = exec_toplevel_block_observed(&estate);
 	else
 		rc = exec_stmt_block(&estate, func->action);
+
+	/*
+	 * A call the fast entry handed over raises its error again when the
+	 * RETURN evaluates its expression (exec_eval_simple_expr); it cannot
+	 * get here with the error still pending, but if it ever did, the
+	 * result would be wrong.
+	 */
+	if (fast_call_error != NULL && estate.fast_call_error != NULL)
+		elog(ERROR, "the error of a fast call was not raised again");
 	if (rc != PLN_RC_RETURN)
 	{
 		estate.err_stmt = NULL;
@@ -269,6 +284,26 @@ pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 	return estate.retval;
 }
 
+Datum
+pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
+				  bool spi_connected, ResourceOwner procedure_resowner)
+{
+	return exec_function(func, fcinfo, atomic, spi_connected,
+						 procedure_resowner, NULL);
+}
+
+/*
+ * Run a call of a function of the fast entry's shape that the fast entry
+ * handed over (fast_call.c): its RETURN raises fast_call_error again.
+ */
+Datum
+pln_exec_function_replaying(PlnFunction *func, FunctionCallInfo fcinfo,
+							ErrorData *fast_call_error)
+{
+	Assert(fast_call_error != NULL);
+	return exec_function(func, fcinfo, true, false, NULL, fast_call_error);
+}
+
 /*
  * Connect the call to SPI.  Done on first need (pln_allow_impure), never
  * inside a subtransaction of ours, so that releasing one does not find the
@@ -315,9 +350,10 @@ transfer_result(PlnExecState *estate, Datum value, bool typByVal, int typLen)
 
 /*
  * Coerce the returned value to the function's result type, copying it
- * out of the call's memory (the caller's context outlives SPI's).
+ * out of the call's memory (the caller's context outlives SPI's).  (Always
+ * inline: exec_function has two copies, and each call pays for it.)
  */
-static Datum
+static pg_attribute_always_inline Datum
 cast_return_value(PlnExecState *estate, FunctionCallInfo fcinfo)
 {
 	PlnFunction *func = estate->func;

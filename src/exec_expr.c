@@ -88,6 +88,7 @@ static bool uses_variables(PlnExpr *expr);
 static bool plan_reads_variables(SPIPlanPtr plan);
 static void plan_generic_again(PlnExecState *estate, PlnExpr *expr);
 static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
+static void raise_fast_call_error(PlnExecState *estate, PlnExpr *expr);
 static bool exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 										 Datum *result, bool *isNull,
 										 Oid *rettype, int32 *rettypmod);
@@ -885,32 +886,42 @@ simple_plan_checked(PlnExpr *expr)
 bool
 pln_check_plan_before_block(PlnExpr *expr)
 {
-	CachedPlanSource *plansource;
-
 	if (expr == NULL || expr->purity != PLN_PURITY_PURE ||
 		expr->simple_state_cxt == NULL ||
 		expr->simple_plan_lxid != MyProc->lxid)
 		return false;
 
 	/*
-	 * CachedPlanIsSimplyValid's test, written out: this runs at every call
-	 * of a function that starts with such a block, and the reference that
-	 * function would take is not needed (the transaction holds one, so the
-	 * plan pointer is not dangling).  Invalidation marks a stale plan or
-	 * its source invalid, or replaces the source's generic plan; the
-	 * search path is compared the way the plan cache compares it, which
-	 * brings the current path up to date first (fine here, before the
-	 * block's pure region starts).  A plan already checked in this epoch
-	 * is checked again all the same: that is rare, and cheaper than asking
-	 * for the search path separately.
+	 * A plan already checked in this epoch is checked again all the same:
+	 * that is rare, and cheaper than asking for the search path
+	 * separately.
 	 */
-	plansource = expr->simple_plansource;
-	if (!plansource->is_valid || plansource->gplan != expr->simple_plan ||
-		!expr->simple_plan->is_valid ||
-		!OverrideSearchPathMatchesCurrent(plansource->search_path))
+	if (!pln_simple_plan_is_current(expr))
 		return false;
 	simple_plan_checked(expr);
 	return true;
+}
+
+/*
+ * Is the simple plan of the expression, which this transaction holds a
+ * reference to, still valid?  CachedPlanIsSimplyValid's test, written out:
+ * this runs at every call of a function that starts with a handler block
+ * (above) or takes the fast entry (fast_call.c), and the reference that
+ * function would take is not needed (the transaction holds one, so the
+ * plan pointer is not dangling).  Invalidation marks a stale plan or its
+ * source invalid, or replaces the source's generic plan; the search path
+ * is compared the way the plan cache compares it, which brings the
+ * current path up to date first (fine before a pure region starts).
+ */
+bool
+pln_simple_plan_is_current(PlnExpr *expr)
+{
+	CachedPlanSource *plansource = expr->simple_plansource;
+
+	Assert(expr->simple_plan_lxid == MyProc->lxid);
+	return plansource->is_valid && plansource->gplan == expr->simple_plan &&
+		expr->simple_plan->is_valid &&
+		OverrideSearchPathMatchesCurrent(plansource->search_path);
 }
 
 /*
@@ -1213,9 +1224,13 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	 * plan could show; otherwise it shows what SPI would show.
 	 */
 	if (unlikely(expr->simple_failed_lxid == curlxid ||
-				 (expr->simple_in_use && expr->simple_state_lxid == curlxid)) &&
-		pln_custom_plan_would_show(expr))
-		return false;
+				 (expr->simple_in_use && expr->simple_state_lxid == curlxid)))
+	{
+		if (unlikely(estate->fast_call_error != NULL))
+			raise_fast_call_error(estate, expr);
+		if (pln_custom_plan_would_show(expr))
+			return false;
+	}
 
 	/* busy in an outer recursion level: a state of its own for this one */
 	if (unlikely(expr->simple_in_use) && expr->simple_state_lxid == curlxid)
@@ -1293,6 +1308,27 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	estate->simple_expr_running = NULL;
 	expr->simple_in_use = false;
 	return true;
+}
+
+/*
+ * A call the fast entry handed over (fast_call.c): its RETURN raises the
+ * error the fast entry's evaluation of the same expression raised, here,
+ * where it raised it (the fast entry left the expression marked busy, so
+ * the evaluation comes this way), as if this evaluation had raised it.
+ * The error was raised under the same error context callback, with the
+ * same state to read, so its CONTEXT lines are this call's; ReThrowError
+ * keeps every field.
+ */
+static pg_noinline void
+raise_fast_call_error(PlnExecState *estate, PlnExpr *expr)
+{
+	ErrorData  *edata = estate->fast_call_error;
+
+	Assert(estate->func->fast_expr == expr);
+	estate->fast_call_error = NULL;
+	expr->simple_in_use = true;
+	estate->simple_expr_running = expr;
+	ReThrowError(edata);
 }
 
 /* recursion levels with a state of their own; deeper ones use SPI */

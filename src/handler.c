@@ -256,26 +256,46 @@ _PG_init(void)
 	inited = true;
 }
 
+/* Passive checking: once per compilation, until it passes */
+static inline void
+check_at_first_call_once(PlnFunction *func, FunctionCallInfo fcinfo)
+{
+	if (unlikely(pln_check_on_first_call) && !func->fn_first_call_checked)
+	{
+		pln_check_at_first_call(func, fcinfo);
+		func->fn_first_call_checked = true;
+	}
+}
+
+/* Is this a call of a procedure that may end transactions? */
+static inline bool
+call_is_nonatomic(FunctionCallInfo fcinfo)
+{
+	return fcinfo->context &&
+		IsA(fcinfo->context, CallContext) &&
+		!castNode(CallContext, fcinfo->context)->atomic;
+}
+
 /*
- * Call handler: run a function or procedure.
+ * Run a call on the ordinary path (exec.c).  func is the function, or
+ * NULL for a procedure that may end transactions (call_is_nonatomic),
+ * which is compiled here (after connecting to SPI).  fast_call_error is the error a handler of
+ * the function's block catches, when the fast entry hands the call over
+ * (fast_call.c), or NULL.
  */
-Datum
-plnimble_call_handler(PG_FUNCTION_ARGS)
+pg_noinline Datum
+pln_call_ordinary(FunctionCallInfo fcinfo, PlnFunction *func,
+				  ErrorData *fast_call_error)
 {
 	/*
 	 * Read after PG_TRY, so kept out of registers that the longjmp of an
 	 * error would leave clobbered.
 	 */
-	volatile bool nonatomic;
+	volatile bool nonatomic = (func == NULL);
 	volatile Datum retval = (Datum) 0;
-	PlnFunction *func;
 	PlnExecState *save_cur_estate;
 	int			save_handler_depth;
 	ResourceOwner volatile procedure_resowner = NULL;
-
-	nonatomic = fcinfo->context &&
-		IsA(fcinfo->context, CallContext) &&
-		!castNode(CallContext, fcinfo->context)->atomic;
 
 	/*
 	 * SPI is connected by the executor when the function first needs it
@@ -286,19 +306,14 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	 */
 	if (nonatomic)
 	{
-		int			rc = SPI_connect_ext(SPI_OPT_NONATOMIC);
+		int			rc;
 
+		Assert(fast_call_error == NULL);
+		rc = SPI_connect_ext(SPI_OPT_NONATOMIC);
 		if (rc != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
-	}
-
-	func = pln_compile(fcinfo, false);
-
-	/* passive checking: once per compilation, until it passes */
-	if (unlikely(pln_check_on_first_call) && !func->fn_first_call_checked)
-	{
-		pln_check_at_first_call(func, fcinfo);
-		func->fn_first_call_checked = true;
+		func = pln_compile(fcinfo, false);
+		check_at_first_call_once(func, fcinfo);
 	}
 
 	/*
@@ -321,8 +336,12 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	PG_TRY();
 	{
 
-		retval = pln_exec_function(func, fcinfo, !nonatomic, nonatomic,
-								   procedure_resowner);
+		if (unlikely(fast_call_error != NULL))
+			retval = pln_exec_function_replaying(func, fcinfo,
+												 fast_call_error);
+		else
+			retval = pln_exec_function(func, fcinfo, !nonatomic, nonatomic,
+									   procedure_resowner);
 	}
 	PG_FINALLY();
 	{
@@ -353,6 +372,28 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 	}
 
 	return retval;
+}
+
+/*
+ * Call handler: run a function or procedure.
+ *
+ * A call of a function whose shape allows may take the fast entry
+ * (fast_call.c), if its gate lets it in: then it runs without an
+ * execution state.  Any other call takes the ordinary path.
+ */
+Datum
+plnimble_call_handler(PG_FUNCTION_ARGS)
+{
+	PlnFunction *func;
+
+	if (call_is_nonatomic(fcinfo))
+		return pln_call_ordinary(fcinfo, NULL, NULL);
+
+	func = pln_compile(fcinfo, false);
+	check_at_first_call_once(func, fcinfo);
+	if (pln_fast_call_worth_trying(func))
+		return pln_fast_call(func, fcinfo);
+	return pln_call_ordinary(fcinfo, func, NULL);
 }
 
 /*

@@ -78,7 +78,24 @@ extern PlnFunction *pln_curr_compile;
 extern char *pln_error_funcname;
 extern MemoryContext pln_compile_tmp_cxt;
 
-extern PlnFunction *pln_compile(FunctionCallInfo fcinfo, bool forValidator);
+extern PlnFunction *pln_compile_or_look_up(FunctionCallInfo fcinfo,
+											bool forValidator);
+
+/*
+ * Find or build the compiled form of the function being called.  A
+ * function found through fn_extra and checked against its pg_proc row
+ * since the row last changed needs no catalog lookup: a change clears
+ * fn_proc_checked (pln_proc_inval_callback).  Inline: every call does it.
+ */
+static inline PlnFunction *
+pln_compile(FunctionCallInfo fcinfo, bool forValidator)
+{
+	PlnFunction *function = (PlnFunction *) fcinfo->flinfo->fn_extra;
+
+	if (likely(function != NULL && function->fn_proc_checked && !forValidator))
+		return function;
+	return pln_compile_or_look_up(fcinfo, forValidator);
+}
 extern PlnFunction *pln_compile_inline(char *proc_source);
 extern void pln_parser_setup(struct ParseState *pstate, PlnExpr *expr);
 extern struct TypeCacheEntry *pln_row_type_cache_entry(Oid typeOid);

@@ -18,6 +18,7 @@
 
 #include "commands/trigger.h"
 #include "nodes/memnodes.h"
+#include "storage/proc.h"
 #include "utils/tuplestore.h"
 #include "pln_tree.h"
 
@@ -103,6 +104,12 @@ typedef struct PlnExecState
 
 	/* consumers of the plugin hook watching this call, or NULL */
 	struct PlnPluginCall *plugins;	/* see pln_plugin.h */
+
+	/*
+	 * The error a fast call's expression raised, to be raised again by the
+	 * RETURN that evaluates it, or NULL (see fast_call.c).
+	 */
+	ErrorData  *fast_call_error;
 } PlnExecState;
 
 /* Result codes of statement execution */
@@ -121,6 +128,29 @@ enum
 extern Datum pln_exec_function(PlnFunction *func, FunctionCallInfo fcinfo,
 							   bool atomic, bool spi_connected,
 							   ResourceOwner procedure_resowner);
+extern Datum pln_exec_function_replaying(PlnFunction *func,
+										 FunctionCallInfo fcinfo,
+										 ErrorData *fast_call_error);
+
+/* fast_call.c: the fast entry */
+typedef struct PlnFastCall PlnFastCall;
+
+extern Datum pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo);
+
+/*
+ * Is the fast entry worth trying for a call of the function?  Not for a
+ * function of another shape, nor once its expression has failed in this
+ * transaction (see fast_call_allowed in fast_call.c, which decides, and
+ * sends the call to the ordinary path if need be).  Inline, so that
+ * calls that take the ordinary path lose next to nothing.
+ */
+static inline bool
+pln_fast_call_worth_trying(PlnFunction *func)
+{
+	return func->fast_shape != 'n' &&
+		(func->fast_expr == NULL ||
+		 func->fast_expr->simple_failed_lxid != MyProc->lxid);
+}
 extern void pln_connect_spi(PlnExecState *estate);
 extern const char *pln_stmt_typename(PlnStmt *stmt);
 
@@ -176,6 +206,25 @@ exec_eval_cleanup(PlnExecState *estate)
 extern void exec_prepare_plan(PlnExecState *estate, PlnExpr *expr,
 							  int cursorOptions);
 extern bool pln_check_plan_before_block(PlnExpr *expr);
+extern bool pln_simple_plan_is_current(PlnExpr *expr);
+
+/*
+ * An evaluation of the simple expression failed, and the error was caught
+ * in this call (by a handler block, savepoint.c, or by the fast entry,
+ * fast_call.c).  PL/pgSQL would leave the expression marked as busy and
+ * send it through SPI for the rest of the transaction; see
+ * run_simple_expr_as_spi.  Only a pure state is sure to hold nothing
+ * between evaluations; any other may be left half way through what the
+ * error interrupted, so it is built afresh at its next use.
+ */
+static inline void
+pln_simple_expr_failed(PlnExpr *expr)
+{
+	expr->simple_in_use = false;
+	expr->simple_failed_lxid = MyProc->lxid;
+	if (expr->purity != PLN_PURITY_PURE)
+		expr->simple_state_lxid = InvalidLocalTransactionId;
+}
 extern bool pln_custom_plan_would_show(PlnExpr *expr);
 extern bool exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 								  Datum *result, bool *isNull,

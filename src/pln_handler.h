@@ -36,6 +36,8 @@ extern int	pln_extra_errors;
 
 /* handler.c */
 extern PlnFunction *pln_compile_for_validation(Oid funcoid, Oid rettype);
+extern Datum pln_call_ordinary(FunctionCallInfo fcinfo, PlnFunction *func,
+							   ErrorData *fast_call_error);
 
 /*
  * What the server looks up in the library by name: with the two functions

@@ -50,6 +50,7 @@ struct PlnSavepointFrame
  */
 extern int	exec_stmt_block_with_handlers(PlnExecState *estate,
 										  PlnStmtBlock *block);
+extern bool pln_block_catches(PlnStmtBlock *block, int sqlerrcode);
 
 /*
  * A loop whose body is a single block with an EXCEPTION clause, run by

@@ -793,6 +793,12 @@ typedef struct PlnFunction
 										 * has checked it */
 	unsigned long use_count;	/* calls in progress: do not free while > 0 */
 	struct PlnExecState *cur_estate;	/* innermost active call */
+
+	/* the fast entry (fast_call.c) */
+	char		fast_shape;		/* may calls take it?  'y', 'n', or 0 until
+								 * worked out */
+	struct PlnFastCall *fast;	/* its state, built at its first use */
+	struct PlnExpr *fast_expr;	/* and the RETURN's expression then */
 } PlnFunction;
 
 #endif							/* PLN_TREE_H */

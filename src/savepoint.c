@@ -107,6 +107,13 @@ find_handler(PlnStmtBlock *block, int sqlerrcode)
 	return NULL;
 }
 
+/* Does a handler of the block (which has an EXCEPTION clause) catch it? */
+bool
+pln_block_catches(PlnStmtBlock *block, int sqlerrcode)
+{
+	return find_handler(block, sqlerrcode) != NULL;
+}
+
 /*
  * Could these statements show a caught error's CONTEXT?  A bare RAISE
  * re-throws the error as it was.  Statement kinds not known to leave the
@@ -621,18 +628,7 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 	pln_forget_plan_checks();
 	if (estate->simple_expr_running)
 	{
-		PlnExpr    *expr = estate->simple_expr_running;
-
-		expr->simple_in_use = false;
-		expr->simple_failed_lxid = MyProc->lxid;
-
-		/*
-		 * Only a pure state is sure to hold nothing between evaluations;
-		 * any other may be left half way through what the error
-		 * interrupted, so it is built afresh at its next use.
-		 */
-		if (expr->purity != PLN_PURITY_PURE)
-			expr->simple_state_lxid = InvalidLocalTransactionId;
+		pln_simple_expr_failed(estate->simple_expr_running);
 		estate->simple_expr_running = NULL;
 	}
 	/* the block was the running statement when it was entered */

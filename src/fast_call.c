@@ -70,7 +70,6 @@
  */
 struct PlnFastCall
 {
-	PlnStmtReturn *stmt;		/* the body's one statement */
 	PlnExpr    *expr;			/* what it returns */
 	bool		busy;			/* a fast call of the function is running */
 	bool		has_handlers;	/* the block has an EXCEPTION clause */
@@ -81,7 +80,6 @@ struct PlnFastCall
 	PlnExecState estate;
 	PlnSavepointFrame frame;	/* the block's, never materialized */
 	ExprContext *econtext;
-	ParamListInfo paramLI;
 };
 
 /*
@@ -164,12 +162,12 @@ build_fast_call(PlnFunction *func)
 	MemoryContext oldcontext = MemoryContextSwitchTo(func->fn_cxt);
 	PlnFastCall *fast = palloc0(sizeof(PlnFastCall));
 	PlnExecState *estate = &fast->estate;
+	PlnStmtReturn *stmt = (PlnStmtReturn *) linitial(func->action->body);
 	PlnDatum  **datums;
 	int			i;
 
-	fast->stmt = (PlnStmtReturn *) linitial(func->action->body);
 	fast->nargs = func->fn_nargs;
-	fast->expr = fast->stmt->expr;
+	fast->expr = stmt->expr;
 	fast->has_handlers = (func->action->exceptions != NULL);
 
 	/*
@@ -214,7 +212,6 @@ build_fast_call(PlnFunction *func)
 	estate->datum_context = func->fn_cxt;
 	estate->paramLI = makeParamList(0);
 	pln_setup_param_list(estate);
-	fast->paramLI = estate->paramLI;
 
 	/*
 	 * What the error context callback reads while the expression runs,
@@ -222,7 +219,7 @@ build_fast_call(PlnFunction *func)
 	 * (if it has an EXCEPTION clause: then its frame is the innermost,
 	 * without a subtransaction, as the ordinary path's would be).
 	 */
-	estate->err_stmt = (PlnStmt *) fast->stmt;
+	estate->err_stmt = (PlnStmt *) stmt;
 	fast->frame.block = func->action;
 	fast->frame.materialized = false;
 	fast->frame.unprotected_write = false;
@@ -236,7 +233,7 @@ build_fast_call(PlnFunction *func)
 	 * with it.
 	 */
 	fast->econtext = makeNode(ExprContext);
-	fast->econtext->ecxt_param_list_info = fast->paramLI;
+	fast->econtext->ecxt_param_list_info = estate->paramLI;
 
 	estate->eval_econtext = fast->econtext;
 	estate->cur_expr = fast->expr;

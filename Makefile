@@ -13,7 +13,7 @@ EXTENSION = plnimble
 # plnimble UPDATE must give what CREATE EXTENSION plnimble gives (tested by
 # sql/extension_upgrade.sql).
 DATA = plnimble--0.1.sql plnimble--1.0.sql plnimble--0.1--1.0.sql \
-	plnimble--1.0--1.1.sql
+	plnimble--1.0--1.1.sql plnimble--1.1--1.2.sql
 PGFILEDESC = "plnimble - PL/pgSQL-compatible language with lazy savepoints"
 
 OBJS = \

@@ -19,43 +19,44 @@ PGFILEDESC = "plnimble - PL/pgSQL-compatible language with lazy savepoints"
 OBJS = \
 	grammar/gram.o \
 	grammar/scan.o \
-	src/handler.o \
-	src/compile.o \
-	src/namespace.o \
-	src/exec.o \
-	src/exec_expr.o \
-	src/exec_sql.o \
-	src/exec_dynamic.o \
-	src/exec_cursor.o \
-	src/exec_setret.o \
-	src/exec_trigger.o \
-	src/assign.o \
-	src/raise.o \
-	src/savepoint.o \
-	src/fast_call.o \
-	src/write_path.o \
-	src/write_direct.o \
-	src/purity.o \
-	src/text_append.o \
-	src/snapshots.o \
-	src/conditions.o \
-	src/funcs.o \
-	src/explain.o \
-	src/check.o \
-	src/check_report.o \
-	src/dump.o \
-	src/version.o \
-	src/plugin.o \
-	src/profiler.o \
-	src/profiler_shared.o \
-	src/tracer.o
+	src/entry/handler.o \
+	src/entry/fast_call.o \
+	src/entry/funcs.o \
+	src/entry/version.o \
+	src/compile/compile.o \
+	src/compile/namespace.o \
+	src/compile/conditions.o \
+	src/compile/settings.o \
+	src/exec/exec.o \
+	src/exec/exec_expr.o \
+	src/exec/exec_sql.o \
+	src/exec/exec_dynamic.o \
+	src/exec/exec_cursor.o \
+	src/exec/exec_setret.o \
+	src/exec/exec_trigger.o \
+	src/exec/assign.o \
+	src/exec/raise.o \
+	src/exec/text_append.o \
+	src/exec/plugin.o \
+	src/lazy/savepoint.o \
+	src/lazy/purity.o \
+	src/lazy/snapshots.o \
+	src/write/write_path.o \
+	src/write/write_direct.o \
+	src/tools/check.o \
+	src/tools/check_report.o \
+	src/tools/dump.o \
+	src/tools/explain.o \
+	src/tools/profiler.o \
+	src/tools/profiler_shared.o \
+	src/tools/tracer.o
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/grammar -Igrammar -Isrc
 
 # Only the entry points the server looks up by name are exported (they are
-# declared PGDLLEXPORT in src/plnimble.h); every other symbol stays inside
+# declared PGDLLEXPORT in the layers' headers); every other symbol stays inside
 # the library, so calls between our files are direct calls and our globals
 # are reached without the symbol table's indirection.  This is what
 # PostgreSQL 16's PGXS does for every module; 15's leaves PGDLLEXPORT empty
@@ -67,16 +68,16 @@ PG_CFLAGS += -fno-plt
 PG_CPPFLAGS += -D'PGDLLEXPORT=__attribute__((visibility("default")))'
 ERRCODES_TXT := $(shell $(PG_CONFIG) --sharedir)/errcodes.txt
 
-EXTRA_CLEAN = grammar/gram.c grammar/gram.h grammar/scan.c src/conditions_table.h \
-	src/lazy_check_list.h src/lazy_check.wrap src/version.stamp
+EXTRA_CLEAN = grammar/gram.c grammar/gram.h grammar/scan.c src/compile/conditions_table.h \
+	src/lazy/lazy_check_list.h src/lazy/lazy_check.wrap src/entry/version.stamp
 
 # The checking build (make PLN_LAZY_CHECK=1; docs/design.md, "The checking
 # build"): the server functions plnimble's objects call that belong to the
-# groups in scripts/gen-lazy-check.sh are wrapped by src/lazy_check.c.
+# groups in scripts/gen-lazy-check.sh are wrapped by src/lazy/lazy_check.c.
 ifdef PLN_LAZY_CHECK
 LAZY_CHECKED_OBJS := $(OBJS)
-OBJS += src/lazy_check.o
-SHLIB_LINK += @src/lazy_check.wrap
+OBJS += src/lazy/lazy_check.o
+SHLIB_LINK += @src/lazy/lazy_check.wrap
 endif
 
 # make installcheck: the regression scripts of sql/, in an existing server
@@ -92,10 +93,10 @@ REGRESS_OPTS = --launcher=$(abspath scripts/installcheck-launcher.sh)
 # What plnimble_version() reports about the library: the extension version
 # it implements (default_version of the control file), the git commit of
 # the source (with -dirty for uncommitted changes; "unknown" when this
-# directory is not the top of a git checkout), and when src/version.o was
+# directory is not the top of a git checkout), and when src/entry/version.o was
 # compiled (SOURCE_DATE_EPOCH, if set, for reproducible builds).  version.o
 # is compiled again whenever any other object is, or the commit changes
-# (src/version.stamp).  These are passed to version.c only, as -D macros.
+# (src/entry/version.stamp).  These are passed to version.c only, as -D macros.
 PLN_EXT_VERSION := $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" plnimble.control)
 PLN_GIT = git -c safe.directory='*' -C $(CURDIR)
 PLN_GIT_COMMIT := $(shell test "$$($(PLN_GIT) rev-parse --show-toplevel 2>/dev/null)" = "$(realpath $(CURDIR))" && \
@@ -115,36 +116,37 @@ grammar/scan.c: grammar/scan.l
 
 grammar/scan.o: grammar/scan.c grammar/gram.h
 grammar/gram.o: grammar/gram.c grammar/gram.h
-src/compile.o src/namespace.o src/handler.o: grammar/gram.h
+src/compile/compile.o src/compile/namespace.o src/entry/handler.o: grammar/gram.h
 
 # Condition names come from the server's errcodes.txt, never typed by hand.
-src/conditions_table.h: scripts/gen-conditions.awk $(ERRCODES_TXT)
+src/compile/conditions_table.h: scripts/gen-conditions.awk $(ERRCODES_TXT)
 	awk -f scripts/gen-conditions.awk $(ERRCODES_TXT) > $@
 
-src/conditions.o: src/conditions_table.h
+src/compile/conditions.o: src/compile/conditions_table.h
 
-$(OBJS): src/plnimble.h src/pln_tree.h src/pln_stmtkinds.h src/pln_compile.h \
-	src/pln_exec.h src/pln_savepoint.h src/pln_handler.h src/pln_plugin.h \
-	src/pln_profiler.h
+# Every object depends on every header of the project (a header is small,
+# and a full rebuild takes seconds).
+PLN_HEADERS := $(wildcard $(srcdir)/src/*.h $(srcdir)/src/*/*.h)
+$(OBJS): $(filter-out %/conditions_table.h %/lazy_check_list.h,$(PLN_HEADERS))
 
-src/version.stamp: FORCE
+src/entry/version.stamp: FORCE
 	@echo '$(PLN_EXT_VERSION) $(PLN_GIT_COMMIT)' | cmp -s - $@ || \
 		echo '$(PLN_EXT_VERSION) $(PLN_GIT_COMMIT)' > $@
 
 PLN_VERSION_DEFINES = -DPLN_EXT_VERSION='"$(PLN_EXT_VERSION)"' \
 	-DPLN_GIT_COMMIT='"$(PLN_GIT_COMMIT)"' -DPLN_BUILD_TIME='"$(PLN_BUILD_TIME)"'
-src/version.o: src/version.stamp $(filter-out src/version.o src/lazy_check.o,$(OBJS))
-src/version.o src/version.bc: private override CPPFLAGS += $(PLN_VERSION_DEFINES)
-src/version.bc: src/version.o
+src/entry/version.o: src/entry/version.stamp $(filter-out src/entry/version.o src/lazy/lazy_check.o,$(OBJS))
+src/entry/version.o src/entry/version.bc: private override CPPFLAGS += $(PLN_VERSION_DEFINES)
+src/entry/version.bc: src/entry/version.o
 
 .PHONY: FORCE
 FORCE:
 
 ifdef PLN_LAZY_CHECK
-src/lazy_check_list.h src/lazy_check.wrap &: scripts/gen-lazy-check.sh $(LAZY_CHECKED_OBJS)
+src/lazy/lazy_check_list.h src/lazy/lazy_check.wrap &: scripts/gen-lazy-check.sh $(LAZY_CHECKED_OBJS)
 	bash scripts/gen-lazy-check.sh "$(shell $(PG_CONFIG) --includedir-server)" \
-		src/lazy_check_list.h src/lazy_check.wrap $(LAZY_CHECKED_OBJS)
+		src/lazy/lazy_check_list.h src/lazy/lazy_check.wrap $(LAZY_CHECKED_OBJS)
 
-src/lazy_check.o src/lazy_check.bc: src/lazy_check_list.h
-$(shlib): src/lazy_check.wrap
+src/lazy/lazy_check.o src/lazy/lazy_check.bc: src/lazy/lazy_check_list.h
+$(shlib): src/lazy/lazy_check.wrap
 endif

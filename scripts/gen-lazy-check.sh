@@ -7,7 +7,7 @@
 #
 # INCLUDEDIR is the server's include directory (pg_config
 # --includedir-server), OBJECT... plnimble's object files other than
-# src/lazy_check.o.  A server function is wrapped when
+# src/lazy/lazy_check.o.  A server function is wrapped when
 #   1. one of the objects calls it (it is undefined in them: nm -u), and
 #   2. it is declared (extern ... name(...)) in one of the header groups
 #      below, each of which is about reading catalogs, taking locks,
@@ -20,7 +20,7 @@
 # remembering to, as long as its header belongs to a group.
 #
 # OUT.h gets one PLN_LAZY_WRAP(name, "header") line per function (read by
-# src/lazy_check.c), OUT.wrap the matching -Wl,--wrap=name options (given
+# src/lazy/lazy_check.c), OUT.wrap the matching -Wl,--wrap=name options (given
 # to the linker as @OUT.wrap).
 
 set -euo pipefail
@@ -63,7 +63,7 @@ singles=(
 	pg_detoast_datum pg_detoast_datum_copy DatumGetHeapTupleHeader
 )
 
-# --- wrapped in C, checking their arguments (src/lazy_check.c) --------------
+# --- wrapped in C, checking their arguments (src/lazy/lazy_check.c) --------------
 # The first two look the element type up only when not given a cache for
 # it; OidOutputFunctionCall reads pg_proc unless the function is built in.
 conditional=(expand_array array_create_iterator OidOutputFunctionCall)

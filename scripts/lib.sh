@@ -31,7 +31,7 @@
 # All functions return non-zero on failure instead of exiting, so they work
 # with or without `set -e` in the caller.  Settings that may be overridden
 # from the environment: PLN_PGBIN, PLN_PORT, PLN_TIMEOUT, PLN_WERROR,
-# PLN_LAZY_CHECK (1: the checking build, see src/lazy_check.c),
+# PLN_LAZY_CHECK (1: the checking build, see src/lazy/lazy_check.c),
 # PLN_SERVER_LOG_COPY (see below).
 
 # Repository root, wherever the caller's working directory is.

@@ -7,7 +7,7 @@
 #
 #   --lazy-check  the checking build: plnimble linked with wrappers around
 #                 the server functions a handler block without its
-#                 subtransaction must not call (src/lazy_check.c); a call
+#                 subtransaction must not call (src/lazy/lazy_check.c); a call
 #                 of one there is an internal error and a server-log line
 #   --cassert     on a PostgreSQL 15 built with --enable-cassert
 #                 --enable-debug (scripts/cassert-server.sh, cached), then
@@ -315,6 +315,21 @@ if [ "$lane" = plain ] && [ "$all_scripts" = 1 ] && compgen -G "isolation/specs/
 		failed=$((failed + BASH_REMATCH[2]))
 	else
 		echo "FAIL  isolation: scripts/isolation.sh did not finish (results/isolation.log)"
+		failed=$((failed + 1))
+	fi
+fi
+
+# --- layers --------------------------------------------------------------------
+# Plain lane, full run only: calls between the layers of src/ run downward
+# (scripts/check-layers.sh reads the objects just built), one check.
+if [ "$lane" = plain ] && [ "$all_scripts" = 1 ]; then
+	bash scripts/check-layers.sh >results/layers.log 2>&1
+	if [ "$(tail -n 1 results/layers.log)" = "1 passed, 0 failed" ]; then
+		echo "ok    layers (results/layers.log)"
+		passed=$((passed + 1))
+	else
+		grep -v '^known upward use' results/layers.log | sed '$d'
+		echo "FAIL  layers: a call runs upward between the layers of src/ (results/layers.log)"
 		failed=$((failed + 1))
 	fi
 fi

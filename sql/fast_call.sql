@@ -1,6 +1,6 @@
 -- fast_call: functions whose body is one RETURN of a pure expression,
 -- with or without an EXCEPTION clause, which plnimble runs through its
--- fast entry (src/fast_call.c) from the second call of a transaction on,
+-- fast entry (src/entry/fast_call.c) from the second call of a transaction on,
 -- and near misses that must take the ordinary path.  Everything a caller
 -- can see must be what PL/pgSQL gives: values, NULLs, errors with their
 -- CONTEXT lines, handlers reading the error, RAISE in handlers, result

@@ -1,4 +1,4 @@
--- fast_call_edges: adversarial probes of the fast entry (src/fast_call.c),
+-- fast_call_edges: adversarial probes of the fast entry (src/entry/fast_call.c),
 -- compared with PL/pgSQL: SET clauses and SECURITY DEFINER, the search path
 -- changed between rows, varchar(n)/numeric(p,s) arguments and results,
 -- default arguments, VARIADIC, polymorphic arguments, arrays (expanded

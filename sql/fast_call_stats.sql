@@ -1,5 +1,5 @@
 -- fast_call_stats: the savepoint counters of calls that take the fast
--- entry (src/fast_call.c) are those of the ordinary path: each call enters
+-- entry (src/entry/fast_call.c) are those of the ordinary path: each call enters
 -- the block once, an error caught by a handler is counted once, without a
 -- savepoint; and a call watched by the profiler takes the ordinary path,
 -- so the profiler counts every call.

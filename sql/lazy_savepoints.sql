@@ -366,7 +366,7 @@ END
 $$;
 SELECT sp_mem_in_call(20000);
 
--- An append done in place (src/text_append.c) is as pure as what it
+-- An append done in place (src/exec/text_append.c) is as pure as what it
 -- appends: 10,000 blocks start no savepoint after the first run's
 -- planning, and an error in the appended part is caught without one and
 -- leaves the string as it was.

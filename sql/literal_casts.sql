@@ -1,7 +1,7 @@
 -- literal_casts: an untyped literal assigned to a variable (x := 'abc'
 -- into an integer) is converted by the parser with the type's input
 -- function.  When that fails, plnimble keeps the error and raises it again
--- without parsing again (see "Planning errors" in src/exec_expr.c); the
+-- without parsing again (see "Planning errors" in src/exec/exec_expr.c); the
 -- error must look the same every time: message, SQLSTATE, the position in
 -- the statement, CONTEXT lines, GET STACKED DIAGNOSTICS, whether caught in
 -- a loop or raised at the end, in the same transaction and in new ones.

@@ -1,6 +1,6 @@
 -- text_append: "s := s || a || b", "s := concat(s, ...)" and
 -- "s := s || format(...)" on a text or varchar variable.  plnimble appends
--- such values in place (see src/text_append.c); everything anyone can see
+-- such values in place (see src/exec/text_append.c); everything anyone can see
 -- must stay as it is: the values, NULL handling, errors (which leave the
 -- variable unchanged), CONTEXT lines, NOT NULL, values handed to SQL, to
 -- other variables, record fields, array elements, RETURN NEXT and other

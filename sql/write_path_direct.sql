@@ -1,5 +1,5 @@
 -- write_path_direct: the write path's INSERT run below the executor
--- (src/write_direct.c) must fail exactly as the plain INSERT fails, for
+-- (src/write/write_direct.c) must fail exactly as the plain INSERT fails, for
 -- the block of issue 18 (a single-row INSERT last in a block that catches
 -- only unique_violation).  The plain INSERT writes the heap tuple, then
 -- the index entries in index order, and stops at the unique index's

@@ -1,6 +1,6 @@
 -- write_path_handover_edges: adversarial probes of the write path's handing a
 -- duplicate to its handler without raising the unique_violation
--- (src/write_path.c, src/write_direct.c, src/savepoint.c), compared with
+-- (src/write/write_path.c, src/write/write_direct.c, src/lazy/savepoint.c), compared with
 -- PL/pgSQL: once duplicates are common (the key looked up first), a row
 -- whose key is a duplicate but that breaks a NOT NULL, a CHECK or a
 -- varchar(n) must fail with that error, not go to the handler; sequence

@@ -3,25 +3,14 @@
  * plnimble.h
  *	  Shared definitions of the PL/nimble procedural language.
  *
- * The pipeline is: scanner (grammar/scan.l) -> grammar (grammar/gram.y)
- * -> compiler and function cache (compile.c, namespace.c) -> executor
- * (exec.c for statements, exec_expr.c for expressions, exec_sql.c for SQL
- * statements, assign.c for targets, raise.c for RAISE, savepoint.c for
- * exception blocks).  The definitions are split by concern, each
- * prototype under the file that defines it:
- *
- *	pln_tree.h		the compiled-function tree the grammar builds and the
- *					executor walks
- *	pln_compile.h	scanner, grammar, compiler and function cache,
- *					namespace, condition names
- *	pln_exec.h		the state of a call and the executor's entry points
- *	pln_savepoint.h lazy savepoints: exception blocks, the gates impure
- *					work passes, purity analysis, the plan view
- *	pln_handler.h	settings and the entry points the server calls
- *	pln_plugin.h	the plugin hook for debuggers, profilers, tracers
- *	pln_profiler.h	the profiler, coverage and tracer built on it
- *
- * Every source file includes this header, which includes them all.
+ * The sources are in one folder per layer (src/README.md has the map and
+ * what each layer may call): entry (the server's entry points), tools
+ * (checker, profiler, tracer, dump, plugin hook), exec (statements,
+ * expressions, assignment), write (the write path), lazy (exception
+ * blocks, purity, the plan view), compile (scanner/grammar glue, compiler,
+ * namespace, the compiled tree) and compat (what depends on the server
+ * version).  This header includes every layer's header, for the files
+ * that have not yet been narrowed to the layers they use.
  *
  * Copyright (c) 2026, the plnimble developers.
  * Licensed under the PostgreSQL License; see the LICENSE file.
@@ -33,6 +22,8 @@
 
 #include "postgres.h"
 
+#include "compat/pln_compat.h"
+
 /*
  * The language's name in messages and CONTEXT lines: PL/nimble, or
  * PL/pgSQL's own name while plnimble.identify_as_plpgsql is on, for tools
@@ -43,12 +34,15 @@
 /* The name in messages PL/pgSQL has no counterpart for: always our own */
 #define PLN_OWN_TITLE		"PL/nimble"
 
-#include "pln_tree.h"
-#include "pln_compile.h"
-#include "pln_exec.h"
-#include "pln_savepoint.h"
-#include "pln_handler.h"
-#include "pln_plugin.h"
-#include "pln_profiler.h"
+#include "compile/pln_settings.h"
+#include "compile/pln_tree.h"
+#include "compile/pln_compile.h"
+#include "exec/pln_exec.h"
+#include "lazy/pln_savepoint.h"
+#include "write/pln_write.h"
+#include "entry/pln_handler.h"
+#include "exec/pln_plugin.h"
+#include "tools/pln_profiler.h"
+#include "tools/pln_explain.h"
 
 #endif							/* PLNIMBLE_H */

@@ -1,5 +1,5 @@
 -- select_into_expr: SELECT expr INTO variable with no FROM, which plnimble
--- runs as an assignment (see exec_stmt_execsql in src/exec_sql.c).
+-- runs as an assignment (see exec_stmt_execsql in src/exec/exec_sql.c).
 --
 -- select_into_expr: a loop of SELECT x + 1 INTO x.
 -- select_into_assign: the same loop written x := x + 1 (baseline: what

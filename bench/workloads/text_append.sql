@@ -1,7 +1,7 @@
 -- text_append: one ever-growing string, s := s || 'k' || i::text || ','.
 --
 -- Under PL/pgSQL every append copies the whole string, so n appends cost
--- O(n^2); plnimble appends in place (src/text_append.c).
+-- O(n^2); plnimble appends in place (src/exec/text_append.c).
 --
 -- text_append: 100k appends to one string, both languages.
 -- text_append_flat_small / text_append_flat_large: the same number of

@@ -13,29 +13,9 @@
 #define PLN_HANDLER_H
 
 #include "fmgr.h"
-#include "pln_tree.h"
-
-/* ----------
- * GUCs (handler.c)
- * ----------
- */
-extern int	pln_variable_conflict;
-extern bool pln_print_strict_params;
-extern bool pln_check_asserts;
-extern bool pln_lazy_savepoints;
-extern bool pln_write_path;
-extern bool pln_identify_as_plpgsql;
-extern int	pln_extra_warnings;
-extern int	pln_extra_errors;
-
-#define PLN_XCHECK_NONE						0
-#define PLN_XCHECK_SHADOWVAR				(1 << 1)
-#define PLN_XCHECK_TOOMANYROWS				(1 << 2)
-#define PLN_XCHECK_STRICTMULTIASSIGNMENT	(1 << 3)
-#define PLN_XCHECK_ALL						((int) ~0)
+#include "compile/pln_tree.h"
 
 /* handler.c */
-extern PlnFunction *pln_compile_for_validation(Oid funcoid, Oid rettype);
 extern Datum pln_call_ordinary(FunctionCallInfo fcinfo, PlnFunction *func,
 							   ErrorData *fast_call_error);
 

@@ -68,7 +68,7 @@
 #include "utils/syscache.h"
 
 #include "plnimble.h"
-#include "pln_profiler.h"
+#include "tools/pln_profiler.h"
 
 bool		pln_profiler_enabled = false;
 

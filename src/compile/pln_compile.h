@@ -12,7 +12,7 @@
 #ifndef PLN_COMPILE_H
 #define PLN_COMPILE_H
 
-#include "pln_tree.h"
+#include "compile/pln_tree.h"
 
 /* ----------
  * Scanner and grammar (grammar/)
@@ -97,6 +97,7 @@ pln_compile(FunctionCallInfo fcinfo, bool forValidator)
 	return pln_compile_or_look_up(fcinfo, forValidator);
 }
 extern PlnFunction *pln_compile_inline(char *proc_source);
+extern PlnFunction *pln_compile_for_validation(Oid funcoid, Oid rettype);
 extern void pln_parser_setup(struct ParseState *pstate, PlnExpr *expr);
 extern struct TypeCacheEntry *pln_row_type_cache_entry(Oid typeOid);
 extern PlnType *pln_build_datatype(Oid typeOid, int32 typmod,

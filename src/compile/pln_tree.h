@@ -301,7 +301,7 @@ typedef struct PlnExpr
 typedef enum PlnStmtType
 {
 #define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) kind,
-#include "pln_stmtkinds.h"
+#include "compile/pln_stmtkinds.h"
 #undef PLN_STMT_KIND
 } PlnStmtType;
 

@@ -20,7 +20,7 @@
 #include "nodes/memnodes.h"
 #include "storage/proc.h"
 #include "utils/tuplestore.h"
-#include "pln_tree.h"
+#include "compile/pln_tree.h"
 
 /* ----------
  * Execution state of one call

@@ -22,7 +22,7 @@
 #include "mb/pg_wchar.h"
 
 #include "plnimble.h"
-#include "pln_check.h"
+#include "tools/pln_check.h"
 
 const char *
 pln_check_level_name(PlnCheckLevel level)

@@ -3,7 +3,7 @@
  * pln_savepoint.h
  *	  Lazy savepoints: exception blocks whose subtransaction starts only
  *	  when impure work comes (savepoint.c), the purity analysis that decides
- *	  (purity.c) and the views of both (explain.c, funcs.c).
+ *	  (purity.c); the views of both are tools/explain.c and entry/funcs.c.
  *
  * See docs/design.md and the comments of savepoint.c for the rule: while
  * the innermost handler block has no subtransaction, only pure work may
@@ -17,8 +17,7 @@
 #ifndef PLN_SAVEPOINT_H
 #define PLN_SAVEPOINT_H
 
-#include "access/skey.h"
-#include "pln_exec.h"
+#include "exec/pln_exec.h"
 
 /* An exception block in progress, innermost first from estate->sp_top */
 struct PlnSavepointFrame
@@ -120,7 +119,7 @@ pln_stmt_may_run_lazily(PlnStmt *stmt)
 #define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
 		case kind: \
 			return lazy;
-#include "pln_stmtkinds.h"
+#include "compile/pln_stmtkinds.h"
 #undef PLN_STMT_KIND
 	}
 	return false;
@@ -235,102 +234,6 @@ extern void pln_expr_analyse_purity(PlnExpr *expr);
 extern Oid	pln_pure_output_function(Oid typid);
 extern bool pln_assigns_literal_purely(PlnExpr *expr);
 extern char *pln_describe_impurity(Node *node, PlnFunction *func);
-
-/* explain.c */
-extern PGDLLEXPORT Datum plnimble_savepoint_plan(PG_FUNCTION_ARGS);
-extern bool pln_function_runs_on_plnimble(Oid funcoid);
-extern char **pln_savepoint_reasons(PlnExecState *estate, PlnFunction *func);
-extern PlnStmt *pln_savepoint_start(PlnExecState *estate, char **why,
-									PlnStmtBlock *block);
-
-/* write_path.c */
-extern void pln_write_path_mark(PlnFunction *func);
-extern SPIPlanPtr pln_write_path_plan(PlnExecState *estate,
-									  PlnStmtExecSql *stmt);
-extern bool pln_write_path_conflict(PlnExecState *estate,
-									PlnStmtExecSql *stmt);
-
-/* What pln_write_path_direct did */
-typedef enum PlnWriteDirect
-{
-	PLN_WRITE_NOT_RUN,			/* nothing: run the statement through SPI */
-	PLN_WRITE_INSERTED,			/* the row is in */
-	PLN_WRITE_DUPLICATE_HANDED	/* a duplicate, for the block's handler
-								 * without an error (see
-								 * pln_hand_duplicate_to_handler) */
-} PlnWriteDirect;
-
-extern PlnWriteDirect pln_write_path_direct(PlnExecState *estate,
-											PlnStmtExecSql *stmt,
-											HeapTuple *returned,
-											TupleDesc *returned_desc);
-extern void pln_write_path_init(void);
-extern bool pln_table_checks_current(uint64 epoch);
-extern char *pln_write_path_block_status(PlnExecState *estate,
-										 PlnStmtBlock *block);
-extern bool pln_write_path_block_qualifies(PlnExecState *estate,
-										   PlnStmtBlock *block);
-
-/* write_direct.c */
-typedef enum PlnDirectOutcome
-{
-	PLN_DIRECT_NOT_TAKEN,		/* nothing ran: run the statement via SPI */
-	PLN_DIRECT_INSERTED,		/* the row is in */
-	PLN_DIRECT_DUPLICATE		/* nothing written: the key is there */
-} PlnDirectOutcome;
-
-/*
- * The compiled expressions of an INSERT's values, and the slots its run
- * uses, kept by the statement for the next run while its plan, the
- * transaction and the table's checks are the same (write_direct.c).
- */
-typedef struct PlnDirectValues
-{
-	MemoryContext cxt;			/* where they live, or NULL */
-	CachedPlanSource *plansource;	/* the plan they were built for */
-	int			generation;
-	LocalTransactionId lxid;
-	uint64		checked_epoch;	/* PlnDirectTarget's */
-	ExprState **states;			/* one per column */
-	Oid			privileges_user;	/* the user the plan's privileges were
-									 * checked for, or InvalidOid */
-	uint64		privileges_roles_epoch; /* see privileges_known */
-	TupleTableSlot *row;		/* the new row */
-	TupleTableSlot *found;		/* a row found with its key */
-} PlnDirectValues;
-
-/* What pln_insert_directly needs to know of the write path's checks */
-typedef struct PlnDirectTarget
-{
-	Oid			relid;			/* the table */
-	Oid			unique_index;	/* its one unique index */
-	int			nkeys;			/* the index's key columns */
-	const AttrNumber *key_attnums;	/* the table's column of each */
-	const Oid  *key_eqprocs;	/* the key columns' equality functions, or
-								 * NULL if unknown */
-	const Oid  *key_collations;
-	PlnDirectValues *values;	/* the cache of compiled values */
-	MemoryContext values_parent;	/* for the cache's memory */
-	uint64		checked_epoch;	/* when the table passed the write path's
-								 * checks (see pln_table_checks_current) */
-} PlnDirectTarget;
-
-extern bool pln_may_insert_directly(void);
-extern bool pln_index_fails_as_plain_insert(Relation index, bool unique);
-extern bool pln_row_cannot_be_too_big(TupleDesc desc);
-extern bool pln_index_has_committed_key(Relation heap, Relation index,
-										int nkeys, ScanKey skeys,
-										TupleTableSlot *slot);
-extern void pln_forget_direct_values(PlnDirectValues *values);
-extern void pln_write_direct_init(void);
-extern PlnDirectOutcome pln_insert_directly(SPIPlanPtr plan,
-											ParamListInfo params,
-											PlnDirectTarget *target,
-											const char *query,
-											bool look_first,
-											bool want_key, char **key,
-											HeapTuple *returned,
-											TupleDesc *returned_desc);
 
 /* funcs.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_stats(PG_FUNCTION_ARGS);

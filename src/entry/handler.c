@@ -35,23 +35,13 @@
 #include "utils/varlena.h"
 
 #include "plnimble.h"
-#include "pln_check.h"
+#include "tools/pln_check.h"
 
 PG_MODULE_MAGIC;
 
 PG_FUNCTION_INFO_V1(plnimble_call_handler);
 PG_FUNCTION_INFO_V1(plnimble_inline_handler);
 PG_FUNCTION_INFO_V1(plnimble_validator);
-
-/* GUC settings, mirroring plpgsql.* */
-int			pln_variable_conflict = PLN_RESOLVE_ERROR;
-bool		pln_print_strict_params = false;
-bool		pln_check_asserts = true;
-bool		pln_lazy_savepoints = true;
-bool		pln_write_path = true;
-bool		pln_identify_as_plpgsql = false;
-int			pln_extra_warnings = PLN_XCHECK_NONE;
-int			pln_extra_errors = PLN_XCHECK_NONE;
 
 static char *extra_warnings_string = NULL;
 static char *extra_errors_string = NULL;
@@ -465,40 +455,6 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 		elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));
 
 	PG_RETURN_VOID();
-}
-
-/*
- * Compile a function without calling it, as the validator does: with just
- * enough of a call for the compiler, polymorphic types resolved to
- * stand-ins.  SPI must be connected.
- */
-PlnFunction *
-pln_compile_for_validation(Oid funcoid, Oid rettype)
-{
-	LOCAL_FCINFO(fake_fcinfo, 0);
-	FmgrInfo	flinfo;
-	TriggerData trigdata;
-	EventTriggerData etrigdata;
-
-	MemSet(fake_fcinfo, 0, SizeForFunctionCallInfo(0));
-	MemSet(&flinfo, 0, sizeof(flinfo));
-	fake_fcinfo->flinfo = &flinfo;
-	flinfo.fn_oid = funcoid;
-	flinfo.fn_mcxt = CurrentMemoryContext;
-	if (rettype == TRIGGEROID)
-	{
-		MemSet(&trigdata, 0, sizeof(trigdata));
-		trigdata.type = T_TriggerData;
-		fake_fcinfo->context = (Node *) &trigdata;
-	}
-	else if (rettype == EVENT_TRIGGEROID)
-	{
-		MemSet(&etrigdata, 0, sizeof(etrigdata));
-		etrigdata.type = T_EventTriggerData;
-		fake_fcinfo->context = (Node *) &etrigdata;
-	}
-
-	return pln_compile(fake_fcinfo, true);
 }
 
 /* May a function have this type as its result (or as an argument)? */

@@ -13,7 +13,7 @@
 #ifndef PLN_CHECK_H
 #define PLN_CHECK_H
 
-#include "pln_exec.h"
+#include "exec/pln_exec.h"
 
 /* How serious a finding is, as plpgsql_check names it */
 typedef enum PlnCheckLevel

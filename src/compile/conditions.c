@@ -24,7 +24,7 @@ typedef struct PlnConditionName
 } PlnConditionName;
 
 static const PlnConditionName condition_names[] = {
-#include "conditions_table.h"
+#include "compile/conditions_table.h"
 	{NULL, 0}
 };
 

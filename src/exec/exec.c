@@ -642,7 +642,7 @@ describe_fetch(PlnStmt *stmt)
 const PlnStmtKind pln_stmt_kinds[] = {
 #define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
 	[kind] = {name, nests, describe},
-#include "pln_stmtkinds.h"
+#include "compile/pln_stmtkinds.h"
 #undef PLN_STMT_KIND
 };
 
@@ -726,7 +726,7 @@ exec_stmt_run(PlnExecState *estate, PlnStmt *stmt)
 				check_stack_depth(); \
 			rc = exec(estate, (node *) stmt); \
 			break;
-#include "pln_stmtkinds.h"
+#include "compile/pln_stmtkinds.h"
 #undef PLN_STMT_KIND
 	}
 

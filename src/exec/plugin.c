@@ -19,7 +19,7 @@
 #include "postgres.h"
 
 #include "plnimble.h"
-#include "pln_plugin.h"
+#include "exec/pln_plugin.h"
 
 /*
  * The registry behind the rendezvous variable: plnimble's own, so that

@@ -137,7 +137,7 @@ __asm__( \
 	"	jmp __real_" #name "@PLT\n" \
 	"	.size __wrap_" #name ", .-__wrap_" #name "\n");
 
-#include "lazy_check_list.h"
+#include "lazy/lazy_check_list.h"
 
 /*
  * expand_array looks up the element type's storage (get_typlenbyvalalign)

@@ -26,6 +26,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_proc.h"
 #include "commands/event_trigger.h"
+#include "commands/trigger.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "nodes/makefuncs.h"
@@ -1453,4 +1454,38 @@ pln_free_function_memory(PlnFunction *func)
 	func->fast = NULL;
 	func->fast_expr = NULL;
 	func->fast_shape = 'n';
+}
+
+/*
+ * Compile a function without calling it, as the validator does: with just
+ * enough of a call for the compiler, polymorphic types resolved to
+ * stand-ins.  SPI must be connected.
+ */
+PlnFunction *
+pln_compile_for_validation(Oid funcoid, Oid rettype)
+{
+	LOCAL_FCINFO(fake_fcinfo, 0);
+	FmgrInfo	flinfo;
+	TriggerData trigdata;
+	EventTriggerData etrigdata;
+
+	MemSet(fake_fcinfo, 0, SizeForFunctionCallInfo(0));
+	MemSet(&flinfo, 0, sizeof(flinfo));
+	fake_fcinfo->flinfo = &flinfo;
+	flinfo.fn_oid = funcoid;
+	flinfo.fn_mcxt = CurrentMemoryContext;
+	if (rettype == TRIGGEROID)
+	{
+		MemSet(&trigdata, 0, sizeof(trigdata));
+		trigdata.type = T_TriggerData;
+		fake_fcinfo->context = (Node *) &trigdata;
+	}
+	else if (rettype == EVENT_TRIGGEROID)
+	{
+		MemSet(&etrigdata, 0, sizeof(etrigdata));
+		etrigdata.type = T_EventTriggerData;
+		fake_fcinfo->context = (Node *) &etrigdata;
+	}
+
+	return pln_compile(fake_fcinfo, true);
 }

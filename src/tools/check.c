@@ -58,7 +58,7 @@
 #include "utils/typcache.h"
 
 #include "plnimble.h"
-#include "pln_check.h"
+#include "tools/pln_check.h"
 
 PG_FUNCTION_INFO_V1(plnimble_check_function);
 PG_FUNCTION_INFO_V1(plnimble_check_function_tb);

@@ -234,6 +234,7 @@ extern void pln_expr_analyse_purity(PlnExpr *expr);
 extern Oid	pln_pure_output_function(Oid typid);
 extern bool pln_assigns_literal_purely(PlnExpr *expr);
 extern char *pln_describe_impurity(Node *node, PlnFunction *func);
+extern char *pln_format_routine(Oid funcoid);
 
 /* funcs.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_stats(PG_FUNCTION_ARGS);

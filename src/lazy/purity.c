@@ -32,6 +32,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_collation.h"
+#include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
 #include "nodes/nodeFuncs.h"
@@ -40,6 +41,7 @@
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
+#include "utils/syscache.h"
 
 #include "plnimble.h"
 
@@ -612,6 +614,37 @@ pln_assigns_literal_purely(PlnExpr *expr)
 }
 
 /*
+ * A routine's name for the plan view: schema-qualified whatever the search
+ * path, its argument types as format_type_be prints them.  The result is
+ * palloc'd in the current memory context; reads the catalogs.
+ */
+char *
+pln_format_routine(Oid funcoid)
+{
+	HeapTuple	tup;
+	Form_pg_proc proc;
+	StringInfoData buf;
+
+	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcoid));
+	if (!HeapTupleIsValid(tup))
+		return psprintf("%u", funcoid);
+	proc = (Form_pg_proc) GETSTRUCT(tup);
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "%s(",
+					 quote_qualified_identifier(get_namespace_name(proc->pronamespace),
+												NameStr(proc->proname)));
+	for (int i = 0; i < proc->pronargs; i++)
+	{
+		if (i > 0)
+			appendStringInfoChar(&buf, ',');
+		appendStringInfoString(&buf, format_type_be(proc->proargtypes.values[i]));
+	}
+	appendStringInfoChar(&buf, ')');
+	ReleaseSysCache(tup);
+	return buf.data;
+}
+
+/*
  * Say in words why a tree is impure, or return NULL if it is pure.  For
  * the explain view: it may read catalogs to name functions.
  */
@@ -636,9 +669,9 @@ pln_describe_impurity(Node *node, PlnFunction *func)
 
 				if (!collation_is_pure(fexpr->inputcollid))
 					return psprintf("function %s uses a non-default collation",
-									format_procedure(fexpr->funcid));
+									pln_format_routine(fexpr->funcid));
 				return psprintf("function %s is not on the allowlist",
-								format_procedure(fexpr->funcid));
+								pln_format_routine(fexpr->funcid));
 			}
 		case T_OpExpr:
 		case T_DistinctExpr:
@@ -651,7 +684,7 @@ pln_describe_impurity(Node *node, PlnFunction *func)
 									format_operator(opexpr->opno));
 				return psprintf("operator %s (function %s) is not on the allowlist",
 								format_operator(opexpr->opno),
-								format_procedure(opexpr->opfuncid));
+								pln_format_routine(opexpr->opfuncid));
 			}
 		case T_CoerceViaIO:
 			{

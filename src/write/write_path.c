@@ -225,7 +225,7 @@ block_why_not(PlnStmtBlock *block, PlnStmtExecSql **insert)
 
 	*insert = NULL;
 	if (!handlers_catch_only_unique_violation(block))
-		return "its handlers catch more than unique_violation";
+		return "its handlers catch conditions other than unique_violation";
 	if (block->body == NIL)
 		return "its body is empty";
 	last = (PlnStmt *) llast(block->body);
@@ -395,7 +395,7 @@ has_effects_walker(Node *node, EffectsContext *context)
 		!pln_oid_in_list(funcid, harmless_functions,
 						 lengthof(harmless_functions)))
 	{
-		context->culprit = psprintf("function %s", get_func_name(funcid));
+		context->culprit = psprintf("function %s", pln_format_routine(funcid));
 		return true;
 	}
 	return expression_tree_walker(node, has_effects_walker, (void *) context);

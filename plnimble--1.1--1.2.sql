@@ -182,9 +182,13 @@ BEGIN
 	before_attrs := to_jsonb(p) - 'prolang' - 'proconfig' - 'proargdefaults';
 	before_args := pg_catalog.pg_get_function_arguments(fn);
 	BEGIN
+		-- (the event trigger functions leave this statement alone; the
+		-- setting goes with the block's subtransaction if it fails)
+		PERFORM set_config('plnimble_ddl.switching', 'on', true);
 		PERFORM set_config('search_path', work_search_path, true);
 		EXECUTE head || tail;
 		PERFORM set_config('search_path', own_search_path, true);
+		PERFORM set_config('plnimble_ddl.switching', '', true);
 
 		SELECT to_jsonb(q) - 'prolang' - 'proconfig' - 'proargdefaults',
 			   q.prolang, q.proconfig
@@ -409,8 +413,8 @@ COMMENT ON FUNCTION plnimble_routines(name) IS
 -- plnimble_ddl.routines_on_plnimble, for the rest of the transaction.
 -- The statements of an extension's script fire event triggers too: the
 -- first start of a statement is the one that counts, so a list already
--- there is kept; plnimble_check_replaced empties it at the statement's
--- end.  (A setting made with set_config(..., true) in a function lasts
+-- there is kept, and none is made for plnimble_switch_routine's own
+-- statement; plnimble_check_replaced empties it at the statement's end.  (A setting made with set_config(..., true) in a function lasts
 -- beyond it unless the function has a SET clause for the same setting.)
 -- Internal.
 CREATE FUNCTION plnimble_note_routines() RETURNS void
@@ -418,7 +422,8 @@ CREATE FUNCTION plnimble_note_routines() RETURNS void
 	SET search_path = pg_catalog, pg_temp
 AS $body$
 BEGIN
-	IF coalesce(current_setting('plnimble_ddl.routines_on_plnimble', true), '') = '' THEN
+	IF coalesce(current_setting('plnimble_ddl.switching', true), '') = ''
+		AND coalesce(current_setting('plnimble_ddl.routines_on_plnimble', true), '') = '' THEN
 		PERFORM set_config('plnimble_ddl.routines_on_plnimble',
 			(SELECT coalesce(array_agg(p.oid ORDER BY p.oid), '{}')::text
 			   FROM pg_catalog.pg_proc p
@@ -436,7 +441,11 @@ COMMENT ON FUNCTION plnimble_note_routines() IS
 -- routines of the statement went back to PL/pgSQL, and a WARNING for
 -- each (readopt false), or the switch back to plnimble with a NOTICE, a
 -- WARNING if it fails (readopt true).  The commands of an extension's
--- script are left to the end of the CREATE or ALTER EXTENSION.
+-- script are left to the end of the CREATE or ALTER EXTENSION, and the
+-- CREATE OR REPLACE of plnimble_switch_routine (which sets
+-- plnimble_ddl.switching while it runs) is left alone: DDL run by a
+-- function fires event triggers too, and a plnimble_revert must not be
+-- taken back.
 -- caller_search_path is the session's (the trigger functions have no SET
 -- clause, so they still see it).  Internal.
 CREATE FUNCTION plnimble_check_replaced(readopt boolean, caller_search_path text)
@@ -451,8 +460,9 @@ DECLARE
 	why text;
 	was oid[];
 BEGIN
-	IF NOT EXISTS (SELECT FROM pg_catalog.pg_event_trigger_ddl_commands() x
-					WHERE NOT x.in_extension) THEN
+	IF coalesce(current_setting('plnimble_ddl.switching', true), '') <> ''
+		OR NOT EXISTS (SELECT FROM pg_catalog.pg_event_trigger_ddl_commands() x
+						WHERE NOT x.in_extension) THEN
 		RETURN;
 	END IF;
 	was := coalesce(nullif(current_setting('plnimble_ddl.routines_on_plnimble', true), ''),

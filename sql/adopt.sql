@@ -192,7 +192,7 @@ SELECT observe('adopted');
 SET ROLE regress_adopt_owner;
 SELECT * FROM plnimble_adopt_function('app.describe(int)');
 SELECT * FROM plnimble_adopt_function('app.plain_sql()');
-SELECT * FROM plnimble_revert_function('plnimble_switch_schema(name, name, name, boolean, text)');
+SELECT * FROM plnimble_revert_function('plnimble_switch_schema(name, name, name, boolean, text, boolean)');
 SELECT * FROM plnimble_adopt('no_such_schema');
 -- with no schema: every schema where the caller owns PL/pgSQL routines
 SELECT * FROM plnimble_adopt(dry_run => true);

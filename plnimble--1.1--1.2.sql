@@ -409,22 +409,25 @@ COMMENT ON FUNCTION plnimble_routines(name) IS
 	'the routines of a schema (NULL: of every schema but the system ones), with their language and extension';
 
 -- At ddl_command_start: note which routines run on plnimble now (but
--- plnimble's own), as an oid[] literal in the setting
--- plnimble_ddl.routines_on_plnimble, for the rest of the transaction.
--- The statements of an extension's script fire event triggers too: the
--- first start of a statement is the one that counts, so a list already
--- there is kept, and none is made for plnimble_switch_routine's own
--- statement; plnimble_check_replaced empties it at the statement's end.  (A setting made with set_config(..., true) in a function lasts
--- beyond it unless the function has a SET clause for the same setting.)
--- Internal.
+-- plnimble's own), in the setting plnimble_ddl.routines_on_plnimble, as
+-- the statement's start time, a semicolon and an oid[] literal.  The
+-- statements of an extension's script fire event triggers too, with the
+-- start time of the CREATE or ALTER EXTENSION that runs them: the first
+-- start of a statement is the one that counts, so a list of the same
+-- statement is kept, and none is made for plnimble_switch_routine's own
+-- statement.  (A setting made with set_config(..., true) in a function
+-- lasts beyond it, until the end of the transaction, unless the function
+-- has a SET clause for the same setting.)  Internal.
 CREATE FUNCTION plnimble_note_routines() RETURNS void
 	LANGUAGE plnimble
 	SET search_path = pg_catalog, pg_temp
 AS $body$
 BEGIN
 	IF coalesce(current_setting('plnimble_ddl.switching', true), '') = ''
-		AND coalesce(current_setting('plnimble_ddl.routines_on_plnimble', true), '') = '' THEN
+		AND split_part(coalesce(current_setting('plnimble_ddl.routines_on_plnimble', true), ''),
+					   ';', 1) IS DISTINCT FROM statement_timestamp()::text THEN
 		PERFORM set_config('plnimble_ddl.routines_on_plnimble',
+			statement_timestamp()::text || ';' ||
 			(SELECT coalesce(array_agg(p.oid ORDER BY p.oid), '{}')::text
 			   FROM pg_catalog.pg_proc p
 			   JOIN pg_catalog.pg_language l ON l.oid = p.prolang
@@ -458,6 +461,7 @@ DECLARE
 	c record;
 	res record;
 	why text;
+	noted text;
 	was oid[];
 BEGIN
 	IF coalesce(current_setting('plnimble_ddl.switching', true), '') <> ''
@@ -465,8 +469,10 @@ BEGIN
 						WHERE NOT x.in_extension) THEN
 		RETURN;
 	END IF;
-	was := coalesce(nullif(current_setting('plnimble_ddl.routines_on_plnimble', true), ''),
-					'{}')::oid[];
+	-- the list noted at this statement's start, if there is one
+	noted := coalesce(current_setting('plnimble_ddl.routines_on_plnimble', true), '');
+	was := CASE WHEN split_part(noted, ';', 1) = statement_timestamp()::text
+				THEN split_part(noted, ';', 2)::oid[] ELSE '{}'::oid[] END;
 	PERFORM set_config('plnimble_ddl.routines_on_plnimble', '', true);
 
 	FOR c IN
@@ -565,9 +571,12 @@ AS $body$
 BEGIN
 	IF TG_EVENT OPERATOR(pg_catalog.=) 'ddl_command_start' THEN
 		PERFORM pg_catalog.plnimble_note_routines();
-	ELSE
+	ELSIF TG_EVENT OPERATOR(pg_catalog.=) 'ddl_command_end' THEN
 		PERFORM pg_catalog.plnimble_check_replaced(false,
 			pg_catalog.current_setting('search_path'));
+	ELSE
+		RAISE EXCEPTION 'plnimble_warn_replaced() is for event triggers on ddl_command_start and ddl_command_end, not %', TG_EVENT
+			USING ERRCODE = 'event_trigger_protocol_violated';
 	END IF;
 END
 $body$;
@@ -581,9 +590,12 @@ AS $body$
 BEGIN
 	IF TG_EVENT OPERATOR(pg_catalog.=) 'ddl_command_start' THEN
 		PERFORM pg_catalog.plnimble_note_routines();
-	ELSE
+	ELSIF TG_EVENT OPERATOR(pg_catalog.=) 'ddl_command_end' THEN
 		PERFORM pg_catalog.plnimble_check_replaced(true,
 			pg_catalog.current_setting('search_path'));
+	ELSE
+		RAISE EXCEPTION 'plnimble_readopt_replaced() is for event triggers on ddl_command_start and ddl_command_end, not %', TG_EVENT
+			USING ERRCODE = 'event_trigger_protocol_violated';
 	END IF;
 END
 $body$;

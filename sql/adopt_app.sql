@@ -225,8 +225,9 @@ CREATE EVENT TRIGGER adopt_app_watch_start ON ddl_command_start
 CREATE EVENT TRIGGER adopt_app_watch_end ON ddl_command_end
     WHEN TAG IN ('CREATE FUNCTION', 'CREATE PROCEDURE', 'ALTER EXTENSION')
     EXECUTE FUNCTION plnimble_warn_replaced();
--- the upgrade script: one routine re-created, one new
-SET search_path = shop, ledger, queue, public;
+-- the upgrade script, in one transaction: one routine re-created, one new
+BEGIN;
+SET LOCAL search_path = shop, ledger, queue, public;
 CREATE OR REPLACE FUNCTION line_total(l item) RETURNS amount LANGUAGE plpgsql IMMUTABLE
 AS $$ BEGIN RETURN (coalesce(l.qty, 0) * l.price)::amount; END $$;
 CREATE FUNCTION cancel_order(o int) RETURNS text LANGUAGE plpgsql AS $$
@@ -238,7 +239,7 @@ $$;
 -- a routine of a schema nothing was adopted in: nothing said
 CREATE FUNCTION public.adopt_app_helper() RETURNS int LANGUAGE plpgsql
 AS $$ BEGIN RETURN 1; END $$;
-RESET search_path;
+COMMIT;
 ALTER EXTENSION regress_adopt_queue UPDATE TO '1.1';
 :app_languages;
 -- the same again, with the routines moved back as they come
@@ -270,6 +271,11 @@ ALTER EXTENSION regress_adopt_queue UPDATE TO '1.2';
 SELECT * FROM plnimble_revert_function('shop.cancel_order(integer)');
 DROP EVENT TRIGGER adopt_app_readopt_start;
 DROP EVENT TRIGGER adopt_app_readopt_end;
+-- the functions are for ddl_command_start and ddl_command_end only
+CREATE EVENT TRIGGER adopt_app_wrong ON sql_drop
+    EXECUTE FUNCTION plnimble_readopt_replaced();
+DROP FUNCTION public.adopt_app_helper();
+DROP EVENT TRIGGER adopt_app_wrong;
 DROP FUNCTION public.adopt_app_helper();
 :app_languages;
 

@@ -377,8 +377,8 @@ COMMENT ON FUNCTION plnimble_revert_function(regprocedure, boolean, boolean) IS
 -- extension an ALTER EXTENSION changed, that are LANGUAGE plpgsql after
 -- the statement and were LANGUAGE plnimble before it (the trigger on
 -- ddl_command_start notes which routines were, in a setting of the
--- transaction), or that are new in a schema (an extension) other
--- routines of which run on plnimble.
+-- transaction), or that are in a schema (for a member: an extension)
+-- other routines of which run on plnimble.
 
 CREATE FUNCTION plnimble_routines(schema name DEFAULT NULL)
 	RETURNS TABLE (routine_schema name, routine regprocedure, kind text,

@@ -27,6 +27,7 @@ OBJS = \
 	src/compile/namespace.o \
 	src/compile/conditions.o \
 	src/compile/settings.o \
+	src/compile/stmts.o \
 	src/exec/exec.o \
 	src/exec/exec_expr.o \
 	src/exec/exec_sql.o \

@@ -48,6 +48,9 @@
 bool		pln_check_syntax = false;
 bool		pln_DumpExecTree = false;
 PlnFunction *pln_curr_compile = NULL;
+
+/* set by _PG_init (see pln_compile.h) */
+PlnCompileHooks pln_compile_hooks;
 char	   *pln_error_funcname = NULL;
 MemoryContext pln_compile_tmp_cxt = NULL;
 
@@ -113,7 +116,7 @@ pln_compile_or_look_up(FunctionCallInfo fcinfo, bool forValidator)
 	PlnFuncKey	hashkey;
 
 	/* once per session: are the installed SQL objects ours? */
-	pln_check_sql_version();
+	pln_compile_hooks.check_sql_version();
 
 	procTup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcOid));
 	if (!HeapTupleIsValid(procTup))
@@ -652,12 +655,12 @@ finish_compile(PlnFunction *function, const char *proc_source)
 	function->sqlstate_named = source_may_name(lower_source, "sqlstate");
 	function->sqlerrm_named = source_may_name(lower_source, "sqlerrm");
 	pfree(lower_source);
-	pln_write_path_mark(function);
+	pln_compile_hooks.mark_write_path(function);
 	function->use_count = 0;
 
 	/* #option dump */
 	if (pln_DumpExecTree)
-		pln_dump_function(function);
+		pln_compile_hooks.dump_function(function);
 }
 
 /*
@@ -1282,10 +1285,10 @@ make_datum_param(PlnExpr *expr, int dno, int location)
 	param->paramkind = PARAM_EXTERN;
 	param->paramid = dno + 1;	/* Param ids count from 1, dnos from 0 */
 	param->location = location;
-	pln_exec_get_datum_type_info(estate, estate->datums[dno],
-								 &param->paramtype,
-								 &param->paramtypmod,
-								 &param->paramcollid);
+	pln_compile_hooks.datum_type_info(estate, estate->datums[dno],
+									  &param->paramtype,
+									  &param->paramtypmod,
+									  &param->paramcollid);
 
 	return (Node *) param;
 }
@@ -1453,7 +1456,7 @@ pln_free_function_memory(PlnFunction *func)
 	func->fn_cxt = NULL;
 	func->fast = NULL;
 	func->fast_expr = NULL;
-	func->fast_shape = 'n';
+	func->fast_shape = PLN_TRI_NO;
 }
 
 /*

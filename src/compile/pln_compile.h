@@ -118,8 +118,115 @@ extern bool pln_parse_dblword(char *word1, char *word2,
 extern bool pln_parse_tripword(char *word1, char *word2, char *word3,
 							   PlnWDatum *wdatum, PlnCWord *cword);
 
-/* dump.c: #option dump */
-extern void pln_dump_function(PlnFunction *func);
+/* ----------
+ * Statement kinds and the statement walker (stmts.c)
+ * ----------
+ */
+
+/* What a statement list nested in a statement is to it */
+typedef enum PlnBodyRole
+{
+	PLN_BODY_BLOCK,				/* a block's own statements */
+	PLN_BODY_HANDLER,			/* an exception handler of a block */
+	PLN_BODY_THEN,				/* IF's first branch */
+	PLN_BODY_ELSIF,				/* an ELSIF branch */
+	PLN_BODY_WHEN,				/* a WHEN branch of CASE */
+	PLN_BODY_ELSE,				/* the ELSE of IF or CASE (NIL if none) */
+	PLN_BODY_LOOP				/* a loop's body: runs repeatedly */
+} PlnBodyRole;
+
+typedef struct PlnNestedBody
+{
+	PlnBodyRole role;
+	List	   *stmts;			/* List of PlnStmt, possibly NIL */
+	void	   *part;			/* the PlnExceptionAction of a handler, the
+								 * PlnIfElsif or PlnCaseWhen of a branch;
+								 * else NULL */
+} PlnNestedBody;
+
+/* Called for each nested body; returning true stops the visit */
+typedef bool (*PlnBodyVisitor) (PlnStmt *stmt, const PlnNestedBody *body,
+								void *arg);
+
+/* What every part of PL/nimble knows of a statement kind: pln_stmtkinds.h */
+typedef struct PlnStmtKind
+{
+	const char *name;			/* untranslated */
+	bool		nests;			/* runs statements of its own */
+	bool		(*bodies) (PlnStmt *stmt, PlnBodyVisitor visit, void *arg);
+	const char *(*describe) (PlnStmt *stmt);	/* or NULL: the name */
+} PlnStmtKind;
+
+extern const PlnStmtKind pln_stmt_kinds[];
+
+/* What a walker's function tells pln_walk_stmts to do next */
+typedef enum PlnWalkResult
+{
+	PLN_WALK_CONTINUE,			/* on, into the statement's (body's) content */
+	PLN_WALK_SKIP,				/* on, but not into its content */
+	PLN_WALK_STOP				/* stop the whole walk */
+} PlnWalkResult;
+
+/*
+ * A walk over statements (pln_walk_stmts).  Every function may be NULL.
+ * stmt is called for each statement before its nested bodies, body for
+ * each nested body before its statements, body_done after them (unless
+ * skipped), stmt_done after the statement's bodies (also when they were
+ * skipped).  arg is the walk's own state.
+ */
+typedef struct PlnStmtWalker
+{
+	PlnWalkResult (*stmt) (PlnStmt *stmt, void *arg);
+	PlnWalkResult (*body) (PlnStmt *stmt, const PlnNestedBody *body,
+						   void *arg);
+	void		(*body_done) (PlnStmt *stmt, const PlnNestedBody *body,
+							  void *arg);
+	void		(*stmt_done) (PlnStmt *stmt, void *arg);
+} PlnStmtWalker;
+
+extern const char *pln_stmt_typename(PlnStmt *stmt);
+extern const char *pln_body_role_name(PlnBodyRole role);
+extern const char *pln_diag_kind_name(PlnDiagKind kind);
+extern bool pln_stmt_visit_bodies(PlnStmt *stmt, PlnBodyVisitor visit,
+								  void *arg);
+extern List *pln_stmt_nested_bodies(PlnStmt *stmt);
+extern bool pln_walk_stmts(List *stmts, const PlnStmtWalker *walker,
+						   void *arg);
+extern bool pln_walk_stmt(PlnStmt *stmt, const PlnStmtWalker *walker,
+						  void *arg);
+extern bool pln_stmts_any(List *stmts,
+						  PlnWalkResult (*test) (PlnStmt *stmt, void *arg),
+						  void *arg);
+extern bool *pln_stack_check_points(PlnFunction *func);
+
+/* ----------
+ * What the compiler needs of the layers above it
+ * ----------
+ */
+
+/*
+ * The compiler runs at the bottom of the layers but, around a compilation,
+ * asks for things only higher layers know.  They hand it these functions
+ * once, in _PG_init (entry/handler.c), before anything is compiled; every
+ * member is set.  Not on any per-call or per-statement path: each is
+ * called once per compilation, or once per variable reference while
+ * parsing.
+ */
+typedef struct PlnCompileHooks
+{
+	/* entry/version.c: once per session, are the SQL objects ours? */
+	void		(*check_sql_version) (void);
+	/* exec/assign.c: a datum's type, for planning a reference to it */
+	void		(*datum_type_info) (struct PlnExecState *estate, PlnDatum *datum,
+									Oid *typeId, int32 *typMod,
+									Oid *collation);
+	/* write/write_path.c: mark the statements the write path may run */
+	void		(*mark_write_path) (PlnFunction *func);
+	/* tools/dump.c: #option dump */
+	void		(*dump_function) (PlnFunction *func);
+} PlnCompileHooks;
+
+extern PlnCompileHooks pln_compile_hooks;
 
 /* ----------
  * Namespace (namespace.c)

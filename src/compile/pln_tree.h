@@ -38,6 +38,22 @@ typedef enum PlnDatumType
 } PlnDatumType;
 
 /* A resolved data type, as needed to store and convert values */
+/* A yes-or-no answer worked out on first need */
+typedef enum PlnTriState
+{
+	PLN_TRI_UNKNOWN = 0,		/* not worked out yet */
+	PLN_TRI_NO,
+	PLN_TRI_YES
+} PlnTriState;
+
+/* How an assignment's simple expression appends to its target */
+typedef enum PlnTextAppend
+{
+	PLN_TEXT_APPEND_NONE = 0,	/* it does not: the value is stored */
+	PLN_TEXT_APPEND_STRICT,		/* s := s || ...: a NULL s gives NULL */
+	PLN_TEXT_APPEND_CONCAT		/* s := concat(s, ...): NULL s reads as '' */
+} PlnTextAppend;
+
 typedef struct PlnType
 {
 	char	   *typname;		/* for messages */
@@ -223,8 +239,8 @@ typedef struct PlnExpr
 									 * by exec_prepare_plan) */
 	int			rw_param_dno;	/* 1 + dno of the variable the simple
 								 * expression may change in place, or 0 */
-	char		text_append;	/* 's' or 'c': the simple expression
-								 * appends to the target (text_append.c) */
+	PlnTextAppend text_append;	/* does the simple expression append to
+								 * the target, and how? (text_append.c) */
 	int16		select_column;	/* the query of a SELECT ... INTO
 								 * variables, which may be simple too:
 								 * the column (from 1) evaluated, of
@@ -300,10 +316,19 @@ typedef struct PlnExpr
 /* one per line of pln_stmtkinds.h */
 typedef enum PlnStmtType
 {
-#define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) kind,
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, exec, describe) kind,
 #include "compile/pln_stmtkinds.h"
 #undef PLN_STMT_KIND
 } PlnStmtType;
+
+/* how many kinds there are (not a member, so that switches need no case) */
+enum
+{
+	PLN_STMT_NKINDS = 0
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, exec, describe) + 1
+#include "compile/pln_stmtkinds.h"
+#undef PLN_STMT_KIND
+};
 
 typedef struct PlnStmt
 {
@@ -324,8 +349,8 @@ typedef struct PlnExceptionAction
 	int			lineno;
 	PlnCondition *conditions;
 	List	   *action;			/* List of PlnStmt */
-	char		shows_context;	/* may it show the error's CONTEXT?  'y',
-								 * 'n', or 0 until worked out (savepoint.c) */
+	PlnTriState shows_context;	/* may it show the error's CONTEXT?
+								 * (savepoint.c) */
 } PlnExceptionAction;
 
 typedef struct PlnExceptionBlock
@@ -795,8 +820,7 @@ typedef struct PlnFunction
 	struct PlnExecState *cur_estate;	/* innermost active call */
 
 	/* the fast entry (fast_call.c) */
-	char		fast_shape;		/* may calls take it?  'y', 'n', or 0 until
-								 * worked out */
+	PlnTriState fast_shape;		/* may calls take it? */
 	struct PlnFastCall *fast;	/* its state, built at its first use */
 	struct PlnExpr *fast_expr;	/* and the RETURN's expression then */
 } PlnFunction;

@@ -151,7 +151,8 @@ function_has_fast_shape(PlnFunction *func)
 		return false;
 
 	expr = ret->expr;
-	return expr->rw_param_dno == 0 && expr->text_append == 0 &&
+	return expr->rw_param_dno == 0 &&
+		expr->text_append == PLN_TEXT_APPEND_NONE &&
 		expr->select_column == 0 && expr_reads_only_args(func, expr);
 }
 
@@ -264,12 +265,13 @@ fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
 
 	if (unlikely(fast == NULL))
 	{
-		if (func->fast_shape == 'n')
+		if (func->fast_shape == PLN_TRI_NO)
 			return false;
-		if (func->fast_shape == 0)
+		if (func->fast_shape == PLN_TRI_UNKNOWN)
 		{
-			func->fast_shape = function_has_fast_shape(func) ? 'y' : 'n';
-			if (func->fast_shape == 'n')
+			func->fast_shape = function_has_fast_shape(func) ?
+				PLN_TRI_YES : PLN_TRI_NO;
+			if (func->fast_shape == PLN_TRI_NO)
 				return false;
 		}
 		func->fast = build_fast_call(func);

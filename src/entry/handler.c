@@ -153,6 +153,13 @@ _PG_init(void)
 	if (inited)
 		return;
 
+	/* what the lower layers call back (pln_compile.h, pln_savepoint.h) */
+	pln_compile_hooks.check_sql_version = pln_check_sql_version;
+	pln_compile_hooks.datum_type_info = pln_exec_get_datum_type_info;
+	pln_compile_hooks.mark_write_path = pln_write_path_mark;
+	pln_compile_hooks.dump_function = pln_dump_function;
+	pln_exec_init();
+
 	/* (before the settings whose assign hooks attach consumers) */
 	pln_plugin_init();
 	pln_write_path_init();

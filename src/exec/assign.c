@@ -224,7 +224,7 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 				PlnRow	   *row = (PlnRow *) target;
 
 				/* rows and records go through the type cache */
-				pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
+				pln_start_savepoints_before(estate, PLN_IMPURE_RUNS_CODE);
 
 				if (isNull)
 				{
@@ -251,7 +251,7 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 			{
 				PlnRec	   *rec = (PlnRec *) target;
 
-				pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
+				pln_start_savepoints_before(estate, PLN_IMPURE_RUNS_CODE);
 				if (isNull)
 				{
 					if (rec->notnull)
@@ -288,11 +288,11 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 				 * only to check a domain over the row type (a cast to the
 				 * field's type takes care of itself).
 				 */
-				pln_allow_impure(estate, PLN_IMPURE_READS);
+				pln_start_savepoints_before(estate, PLN_IMPURE_READS);
 				if (rec->erh == NULL)
 					rec_instantiate(estate, rec);
 				if (ExpandedRecordIsDomain(rec->erh))
-					pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
+					pln_start_savepoints_before(estate, PLN_IMPURE_RUNS_CODE);
 				recfield_lookup(estate, recfield, rec);
 
 				newvalue = exec_cast_value(estate, value, &isNull,
@@ -423,7 +423,7 @@ exec_init_datum(PlnExecState *estate, PlnDatum *datum)
 				PlnRec	   *rec = (PlnRec *) datum;
 
 				/* records are not reviewed for pure use */
-				pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
+				pln_start_savepoints_before(estate, PLN_IMPURE_RUNS_CODE);
 				if (rec->default_val == NULL)
 					pln_rec_assign_null(estate, rec);
 				else
@@ -510,7 +510,7 @@ pln_exec_datum_value(PlnExecState *estate, PlnDatum *datum,
 
 				if (row->rowtupdesc == NULL)
 					elog(ERROR, "row variable has no row type");
-				pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
+				pln_start_savepoints_before(estate, PLN_IMPURE_RUNS_CODE);
 				oldcontext = MemoryContextSwitchTo(estate->datum_context);
 				tup = pln_row_to_tuple(estate, row, row->rowtupdesc);
 				if (tup == NULL)
@@ -529,7 +529,7 @@ pln_exec_datum_value(PlnExecState *estate, PlnDatum *datum,
 				PlnRec	   *rec = (PlnRec *) estate->datums[recfield->recparentno];
 
 				/* finding the field may read the catalogs */
-				pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
+				pln_start_savepoints_before(estate, PLN_IMPURE_RUNS_CODE);
 				if (rec->erh == NULL)
 					rec_instantiate(estate, rec);
 				recfield_lookup(estate, recfield, rec);
@@ -1232,7 +1232,7 @@ get_cast_entry(PlnExecState *estate,
 		(entry->cast_expr == NULL || entry->cast_exprstate_is_kept))
 		return entry;
 
-	pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
+	pln_start_savepoints_before(estate, PLN_IMPURE_RUNS_CODE);
 
 	if (entry == NULL)
 	{
@@ -1331,7 +1331,7 @@ convert_value_to_string(PlnExecState *estate, Datum value, Oid valtype)
 	typoutput = pln_pure_output_function(valtype);
 	if (!OidIsValid(typoutput))
 	{
-		pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
+		pln_start_savepoints_before(estate, PLN_IMPURE_RUNS_CODE);
 		getTypeOutputInfo(valtype, &typoutput, &typIsVarlena);
 	}
 

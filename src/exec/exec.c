@@ -305,31 +305,6 @@ pln_exec_function_replaying(PlnFunction *func, FunctionCallInfo fcinfo,
 }
 
 /*
- * Connect the call to SPI.  Done on first need (pln_allow_impure), never
- * inside a subtransaction of ours, so that releasing one does not find the
- * connection still open.  The caller's context, where the call's memory
- * lives, is where SPI_finish will return to.
- */
-void
-pln_connect_spi(PlnExecState *estate)
-{
-	MemoryContext oldcontext = MemoryContextSwitchTo(estate->datum_context);
-	int			rc;
-
-	rc = SPI_connect_ext(estate->atomic ? 0 : SPI_OPT_NONATOMIC);
-	if (rc != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
-	MemoryContextSwitchTo(oldcontext);
-	estate->spi_connected = true;
-	estate->spi_finish = true;
-
-	/* a trigger's transition tables become visible to its queries */
-	if (estate->trigdata != NULL &&
-		SPI_register_trigger_data(estate->trigdata) < 0)
-		elog(ERROR, "SPI_register_trigger_data failed");
-}
-
-/*
  * Move the result into the caller's memory, out of the expression context
  * and out of SPI's memory, which go away when the call ends.
  */
@@ -604,57 +579,21 @@ exec_error_callback(void *arg)
 				   estate->func->fn_signature);
 }
 
-/* ----------
- * Statement kinds (one line each in pln_stmtkinds.h)
- * ----------
+/*
+ * Hand the exception-block layer the executor's functions it calls
+ * (PlnBlockRunner, lazy/pln_savepoint.h).  Called once, by _PG_init.
  */
-
-/* The names of the kinds whose name depends on the statement */
-static const char *
-describe_exit(PlnStmt *stmt)
+void
+pln_exec_init(void)
 {
-	return ((PlnStmtExit *) stmt)->is_exit ? "EXIT" : "CONTINUE";
-}
-
-static const char *
-describe_execsql(PlnStmt *stmt)
-{
-	PlnStmtExecSql *execsql = (PlnStmtExecSql *) stmt;
-
-	if (execsql->is_call)
-		return execsql->is_do ? "DO" : "CALL";
-	return _("SQL statement");
-}
-
-static const char *
-describe_getdiag(PlnStmt *stmt)
-{
-	return ((PlnStmtGetDiag *) stmt)->is_stacked ?
-		"GET STACKED DIAGNOSTICS" : "GET DIAGNOSTICS";
-}
-
-static const char *
-describe_fetch(PlnStmt *stmt)
-{
-	return ((PlnStmtFetch *) stmt)->is_move ? "MOVE" : "FETCH";
-}
-
-const PlnStmtKind pln_stmt_kinds[] = {
-#define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
-	[kind] = {name, nests, describe},
-#include "compile/pln_stmtkinds.h"
-#undef PLN_STMT_KIND
-};
-
-/* The name of a statement, as CONTEXT lines show it */
-const char *
-pln_stmt_typename(PlnStmt *stmt)
-{
-	const PlnStmtKind *kind = &pln_stmt_kinds[stmt->cmd_type];
-
-	if (kind->describe != NULL)
-		return kind->describe(stmt);
-	return _(kind->name);
+	pln_block_runner.exec_stmts = exec_stmts;
+	pln_block_runner.loop_body_rc_slow = exec_loop_body_rc_slow;
+	pln_block_runner.eval_cleanup_slowly = exec_eval_cleanup_slowly;
+	pln_block_runner.error_callback = exec_error_callback;
+	pln_block_runner.assign_text_var = assign_text_var;
+	pln_block_runner.check_plan_before_block = pln_check_plan_before_block;
+	pln_block_runner.create_econtext = pln_create_econtext;
+	pln_block_runner.block_event = pln_plugin_block_event;
 }
 
 /* ----------
@@ -706,7 +645,7 @@ exec_stmt_run(PlnExecState *estate, PlnStmt *stmt)
 
 	lazy = pln_stmt_may_run_lazily(stmt);
 	if (!lazy)
-		pln_allow_impure(estate, PLN_IMPURE_STATEMENT);
+		pln_start_savepoints_before(estate, PLN_IMPURE_STATEMENT);
 
 	/*
 	 * Statements that run statements of their own are where the executor
@@ -716,11 +655,11 @@ exec_stmt_run(PlnExecState *estate, PlnStmt *stmt)
 	 * (see pln_stack_check_points).  Every kind has a case, and no other
 	 * value can be there.
 	 */
-	if ((unsigned int) stmt->cmd_type >= lengthof(pln_stmt_kinds))
+	if ((unsigned int) stmt->cmd_type >= PLN_STMT_NKINDS)
 		pg_unreachable();
 	switch (stmt->cmd_type)
 	{
-#define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, exec, describe) \
 		case kind: \
 			if (nests && estate->func->stmt_checks_stack[stmt->stmtid]) \
 				check_stack_depth(); \
@@ -898,7 +837,7 @@ pln_case_search_var(PlnExecState *estate, PlnStmtCase *stmt,
 		{
 			MemoryContext oldcontext;
 
-			pln_allow_impure(estate, PLN_IMPURE_READS);
+			pln_start_savepoints_before(estate, PLN_IMPURE_READS);
 			oldcontext = MemoryContextSwitchTo(estate->func->fn_cxt);
 			stmt->t_type = pln_build_datatype(valtype, valtypmod,
 											  estate->func->fn_input_collation,
@@ -1397,7 +1336,7 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 
 		/* records are not reviewed for pure use */
 		if (retvar->dtype != PLN_DTYPE_VAR)
-			pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
+			pln_start_savepoints_before(estate, PLN_IMPURE_RUNS_CODE);
 		pln_exec_datum_value(estate, retvar, &estate->rettype, &typmod,
 							 &estate->retval, &estate->retisnull);
 		/*
@@ -1425,7 +1364,7 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 		/* a function returning a row (or a trigger) must get one */
 		if (estate->func->fn_retistuple && !estate->retisnull)
 		{
-			pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
+			pln_start_savepoints_before(estate, PLN_IMPURE_RUNS_CODE);
 			if (!type_is_rowtype(estate->rettype))
 				ereport(ERROR,
 						(errcode(ERRCODE_DATATYPE_MISMATCH),
@@ -1446,7 +1385,7 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 			}
 			else
 			{
-				pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
+				pln_start_savepoints_before(estate, PLN_IMPURE_RUNS_CODE);
 				get_typlenbyval(estate->rettype, &typlen, &typbyval);
 			}
 			if (!typbyval)
@@ -1466,144 +1405,6 @@ exec_stmt_return(PlnExecState *estate, PlnStmtReturn *stmt)
 	estate->retval = (Datum) 0;
 	estate->retisnull = false;
 	return PLN_RC_RETURN;
-}
-
-/*
- * Where the executor checks the stack depth, by stmtid: at every statement
- * that runs statements of its own of which one again runs statements of
- * its own.  The executor recurses only through such statements, so each
- * level of nesting but the innermost is checked; the innermost adds one
- * level of frames at most, and whatever its statements call (expressions,
- * SQL, other functions) checks for itself.  A loop whose body is a list
- * of simple statements, or an IF choosing between such lists, so pays
- * nothing for the check.
- *
- * The walk keeps its own list of statement lists still to visit instead of
- * recursing: compiling must not need more stack the deeper the text nests
- * (PL/pgSQL's compiler does not).  Allocated in the current memory
- * context.
- */
-bool *
-pln_stack_check_points(PlnFunction *func)
-{
-	bool	   *checks = palloc0(sizeof(bool) * (func->nstatements + 1));
-	List	   *pending = list_make1(list_make1(func->action));
-
-	while (pending != NIL)
-	{
-		List	   *stmts = (List *) llast(pending);
-		ListCell   *lc;
-
-		pending = list_delete_last(pending);
-		foreach(lc, stmts)
-		{
-			PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-			ListCell   *b;
-
-			if (!pln_stmt_kinds[stmt->cmd_type].nests)
-				continue;
-			foreach(b, pln_stmt_nested_bodies(stmt))
-			{
-				List	   *body = (List *) lfirst(b);
-				ListCell   *c;
-
-				foreach(c, body)
-				{
-					if (pln_stmt_kinds[((PlnStmt *) lfirst(c))->cmd_type].nests)
-						checks[stmt->stmtid] = true;
-				}
-				pending = lappend(pending, body);
-			}
-		}
-	}
-	return checks;
-}
-
-/*
- * The statement lists nested in a statement: bodies of blocks, branches
- * and loops, and the handlers of a block.  For walking the tree.
- */
-List *
-pln_stmt_nested_bodies(PlnStmt *stmt)
-{
-	List	   *bodies = NIL;
-	ListCell   *lc;
-
-	switch (stmt->cmd_type)
-	{
-		case PLN_STMT_BLOCK:
-			{
-				PlnStmtBlock *block = (PlnStmtBlock *) stmt;
-
-				bodies = lappend(bodies, block->body);
-				if (block->exceptions)
-				{
-					foreach(lc, block->exceptions->actions)
-						bodies = lappend(bodies,
-										 ((PlnExceptionAction *) lfirst(lc))->action);
-				}
-				break;
-			}
-		case PLN_STMT_IF:
-			{
-				PlnStmtIf  *ifs = (PlnStmtIf *) stmt;
-
-				bodies = lappend(bodies, ifs->then_body);
-				foreach(lc, ifs->elsif_list)
-					bodies = lappend(bodies, ((PlnIfElsif *) lfirst(lc))->stmts);
-				bodies = lappend(bodies, ifs->else_body);
-				break;
-			}
-		case PLN_STMT_CASE:
-			{
-				PlnStmtCase *cases = (PlnStmtCase *) stmt;
-
-				foreach(lc, cases->case_when_list)
-					bodies = lappend(bodies, ((PlnCaseWhen *) lfirst(lc))->stmts);
-				bodies = lappend(bodies, cases->else_stmts);
-				break;
-			}
-		case PLN_STMT_LOOP:
-			bodies = lappend(bodies, ((PlnStmtLoop *) stmt)->body);
-			break;
-		case PLN_STMT_WHILE:
-			bodies = lappend(bodies, ((PlnStmtWhile *) stmt)->body);
-			break;
-		case PLN_STMT_FORI:
-			bodies = lappend(bodies, ((PlnStmtForI *) stmt)->body);
-			break;
-		case PLN_STMT_FORS:
-			bodies = lappend(bodies, ((PlnStmtForS *) stmt)->body);
-			break;
-		case PLN_STMT_DYNFORS:
-			bodies = lappend(bodies, ((PlnStmtDynForS *) stmt)->body);
-			break;
-		case PLN_STMT_FORC:
-			bodies = lappend(bodies, ((PlnStmtForC *) stmt)->body);
-			break;
-		case PLN_STMT_FOREACH_A:
-			bodies = lappend(bodies, ((PlnStmtForeachA *) stmt)->body);
-			break;
-		case PLN_STMT_ASSIGN:
-		case PLN_STMT_EXIT:
-		case PLN_STMT_RETURN:
-		case PLN_STMT_RAISE:
-		case PLN_STMT_ASSERT:
-		case PLN_STMT_EXECSQL:
-		case PLN_STMT_PERFORM:
-		case PLN_STMT_GETDIAG:
-		case PLN_STMT_DYNEXECUTE:
-		case PLN_STMT_OPEN:
-		case PLN_STMT_FETCH:
-		case PLN_STMT_CLOSE:
-		case PLN_STMT_RETURN_NEXT:
-		case PLN_STMT_RETURN_QUERY:
-		case PLN_STMT_COMMIT:
-		case PLN_STMT_ROLLBACK:
-			/* no statements nested */
-			break;
-	}
-	return bodies;
 }
 
 /* ----------

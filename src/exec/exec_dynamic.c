@@ -314,40 +314,6 @@ exec_stmt_dynfors(PlnExecState *estate, PlnStmtDynForS *stmt)
  * ----------
  */
 
-/* An item's name as written, for messages */
-const char *
-pln_diag_kind_name(PlnDiagKind kind)
-{
-	switch (kind)
-	{
-		case PLN_DIAG_ROW_COUNT:
-			return "ROW_COUNT";
-		case PLN_DIAG_CONTEXT:
-			return "PG_CONTEXT";
-		case PLN_DIAG_ERROR_CONTEXT:
-			return "PG_EXCEPTION_CONTEXT";
-		case PLN_DIAG_ERROR_DETAIL:
-			return "PG_EXCEPTION_DETAIL";
-		case PLN_DIAG_ERROR_HINT:
-			return "PG_EXCEPTION_HINT";
-		case PLN_DIAG_RETURNED_SQLSTATE:
-			return "RETURNED_SQLSTATE";
-		case PLN_DIAG_COLUMN_NAME:
-			return "COLUMN_NAME";
-		case PLN_DIAG_CONSTRAINT_NAME:
-			return "CONSTRAINT_NAME";
-		case PLN_DIAG_DATATYPE_NAME:
-			return "PG_DATATYPE_NAME";
-		case PLN_DIAG_MESSAGE_TEXT:
-			return "MESSAGE_TEXT";
-		case PLN_DIAG_TABLE_NAME:
-			return "TABLE_NAME";
-		case PLN_DIAG_SCHEMA_NAME:
-			return "SCHEMA_NAME";
-	}
-	return "unknown";
-}
-
 /* The text a STACKED item reads from the error being handled */
 static const char *
 error_field(ErrorData *edata, PlnDiagKind kind)

@@ -122,7 +122,7 @@ exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
 	bool		literal;
 
 	/* parsing and planning read the catalogs */
-	pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
+	pln_start_savepoints_before(estate, PLN_IMPURE_USES_SPI);
 
 	/* x := 'abc' fails as it is parsed: see "Planning errors" below */
 	literal = pln_assigns_literal_purely(expr);
@@ -427,7 +427,7 @@ plan_generic_again(PlnExecState *estate, PlnExpr *expr)
 		return;
 
 	/* planning reads the catalogs */
-	pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
+	pln_start_savepoints_before(estate, PLN_IMPURE_USES_SPI);
 	oldcontext = MemoryContextSwitchTo(get_stmt_mcontext(estate));
 	PG_TRY();
 	{
@@ -676,7 +676,7 @@ choose_rw_param(PlnExpr *expr)
 	Param	   *rwparam;
 	ListCell   *lc;
 
-	expr->text_append = 0;
+	expr->text_append = PLN_TEXT_APPEND_NONE;
 	if (target < 0 || !bms_is_member(target, expr->paramnos))
 		return;
 	datum = func->datums[target];
@@ -795,7 +795,7 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
 	 * yield one column; no row means NULL, and a second row (hence the
 	 * limit of two) is an error.
 	 */
-	pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
+	pln_start_savepoints_before(estate, PLN_IMPURE_USES_SPI);
 	rc = exec_run_select(estate, expr, 2, NULL);
 	if (rc != SPI_OK_SELECT)
 		ereport(ERROR,
@@ -846,11 +846,11 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
  * So a check needs repeating only after something else has run.  The
  * counter pln_validity_epoch is bumped (pln_forget_plan_checks) around
  * everything that may run other code: before and after any impure
- * statement (exec_stmt), before any impure expression (pln_allow_impure),
- * after each batch of rows a FOR loop fetches (the query runs meanwhile),
- * when an error is caught (restore_call_state), and on entering and
- * leaving a call of the handlers.  A plan checked in the current epoch is
- * still valid.
+ * statement (exec_stmt), before any impure expression
+ * (pln_start_savepoints_before), after each batch of rows a FOR loop
+ * fetches (the query runs meanwhile), when an error is caught
+ * (restore_call_state), and on entering and leaving a call of the
+ * handlers.  A plan checked in the current epoch is still valid.
  *
  * Invalidation messages from other sessions arrive only when a lock is
  * taken; the server counts them, and that count is compared too.  This
@@ -860,8 +860,6 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
  * anyone else, and what they read can only bring shared messages.
  * ----------
  */
-uint64		pln_validity_epoch = 1;
-
 static inline bool
 simple_plan_known_valid(PlnExpr *expr)
 {
@@ -1248,7 +1246,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 		 */
 		if (expr->simple_calls_only_pure)
 		{
-			pln_allow_impure(estate, PLN_IMPURE_READS);
+			pln_start_savepoints_before(estate, PLN_IMPURE_READS);
 			ensure_portal_snapshot(estate);
 			if (expr->simple_plan_lxid != curlxid ||
 				!simple_plan_known_valid(expr))
@@ -1265,7 +1263,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 		}
 		else
 		{
-			pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
+			pln_start_savepoints_before(estate, PLN_IMPURE_RUNS_CODE);
 			ensure_portal_snapshot(estate);
 			if (!simple_expr_revalidate(estate, expr, curlxid))
 				return false;
@@ -1293,7 +1291,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 		if (typeid == expr->simple_type)
 			return true;
 		/* a record changed shape: let the executor check it */
-		pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
+		pln_start_savepoints_before(estate, PLN_IMPURE_RUNS_CODE);
 		pure = false;
 	}
 
@@ -1362,7 +1360,7 @@ exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 		expr->simple_plan_lxid != curlxid)
 		return false;
 
-	pln_allow_impure(estate, PLN_IMPURE_RUNS_CODE);
+	pln_start_savepoints_before(estate, PLN_IMPURE_RUNS_CODE);
 	if (!CachedPlanIsSimplyValid(expr->simple_plansource, expr->simple_plan,
 								 NULL))
 		return false;
@@ -1431,7 +1429,7 @@ exec_run_select(PlnExecState *estate, PlnExpr *expr, long maxtuples,
 {
 	int			rc;
 
-	pln_allow_impure(estate, PLN_IMPURE_USES_SPI);
+	pln_start_savepoints_before(estate, PLN_IMPURE_USES_SPI);
 
 	/*
 	 * A query run to completion may use a parallel plan.  A portal (the

@@ -386,7 +386,7 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 		if (exec_select_into_simply(estate, stmt))
 			return PLN_RC_OK;
 		/* the SQL form after all, and the statement started lazily */
-		pln_allow_impure(estate, PLN_IMPURE_STATEMENT);
+		pln_start_savepoints_before(estate, PLN_IMPURE_STATEMENT);
 		if (expr->plan == NULL)
 			exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
 	}

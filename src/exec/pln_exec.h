@@ -147,29 +147,17 @@ extern Datum pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo);
 static inline bool
 pln_fast_call_worth_trying(PlnFunction *func)
 {
-	return func->fast_shape != 'n' &&
+	return func->fast_shape != PLN_TRI_NO &&
 		(func->fast_expr == NULL ||
 		 func->fast_expr->simple_failed_lxid != MyProc->lxid);
 }
-extern void pln_connect_spi(PlnExecState *estate);
-extern const char *pln_stmt_typename(PlnStmt *stmt);
 
-/* What the executor knows of a statement kind: see pln_stmtkinds.h */
-typedef struct PlnStmtKind
-{
-	const char *name;			/* untranslated */
-	bool		nests;			/* runs statements of its own */
-	const char *(*describe) (PlnStmt *stmt);	/* or NULL: the name */
-} PlnStmtKind;
-
-extern const PlnStmtKind pln_stmt_kinds[];
-extern List *pln_stmt_nested_bodies(PlnStmt *stmt);
 /* the CONTEXT callback of a running call (its arg is the call's state) */
 extern void exec_error_callback(void *arg);
-extern bool *pln_stack_check_points(PlnFunction *func);
 extern void pln_init_analysis_state(PlnExecState *estate, PlnFunction *func);
 
 /* exec.c: statements */
+extern void pln_exec_init(void);
 extern int	exec_stmts(PlnExecState *estate, List *stmts);
 extern PlnVar *pln_case_search_var(PlnExecState *estate, PlnStmtCase *stmt,
 								   Oid valtype, int32 valtypmod);
@@ -265,18 +253,6 @@ extern void pln_subxact_cb(SubXactEvent event, SubTransactionId mySubid,
 extern int	exec_run_select(PlnExecState *estate, PlnExpr *expr,
 							long maxtuples, Portal *portalP);
 extern MemoryContext pln_transaction_eval_context(void);
-/*
- * A plan checked in the current epoch is still valid (exec_expr.c).  After
- * anything that may have run code other than pure work, call
- * pln_forget_plan_checks.
- */
-extern uint64 pln_validity_epoch;
-
-static inline void
-pln_forget_plan_checks(void)
-{
-	pln_validity_epoch++;
-}
 
 /* exec_sql.c: SQL statements */
 extern int	exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt);
@@ -298,7 +274,6 @@ extern ParamListInfo eval_using_params(PlnExecState *estate, List *params);
 extern Portal pln_open_dynamic_portal(PlnExecState *estate, PlnExpr *query,
 									  List *params, const char *curname,
 									  int cursor_options);
-extern const char *pln_diag_kind_name(PlnDiagKind kind);
 
 /* exec_setret.c: RETURN NEXT, RETURN QUERY, the result of a set function */
 extern int	exec_stmt_return_next(PlnExecState *estate, PlnStmtReturnNext *stmt);

@@ -66,6 +66,7 @@
 
 #include "fmgr.h"
 #include "utils/memutils.h"
+#include "lazy/pln_savepoint.h"
 
 /* the structs are those of pln_tree.h and pln_exec.h */
 struct PlnExecState;
@@ -73,13 +74,7 @@ struct PlnFunction;
 struct PlnStmt;
 struct PlnStmtBlock;
 
-/* What happened in an exception block (block_event) */
-typedef enum PlnBlockEvent
-{
-	PLN_BLOCK_SAVEPOINT_STARTED,	/* its subtransaction was started */
-	PLN_BLOCK_CAUGHT_LAZY,		/* it caught an error without one */
-	PLN_BLOCK_CAUGHT_SUBXACT	/* it caught an error, rolling back */
-} PlnBlockEvent;
+/* What happened in an exception block (block_event): PlnBlockEvent, lazy/pln_savepoint.h */
 
 typedef struct PlnPlugin
 {

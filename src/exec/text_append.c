@@ -55,7 +55,7 @@
 /* the value of the variable's marked reference: an empty string */
 static text *empty_text = NULL;
 
-static Param *find_append_leaf(Node *top, int target, char *kind);
+static Param *find_append_leaf(Node *top, int target, PlnTextAppend *kind);
 static bool count_refs_walker(Node *node, int *context);
 
 /*
@@ -74,16 +74,16 @@ is_ref_to(Node *node, int dno)
 /*
  * The reference to datum target that an append can replace, in top:
  * walking down the first argument of text || text (textcat), it must end
- * at the variable itself (*kind 's': a NULL variable gives NULL, as ||
- * is strict) or at concat(variable, ...) (*kind 'c': concat reads a NULL
- * as an empty string).  Binary-compatible relabellings (varchar to text)
+ * at the variable itself (*kind PLN_TEXT_APPEND_STRICT: a NULL variable
+ * gives NULL, as || is strict) or at concat(variable, ...) (*kind
+ * PLN_TEXT_APPEND_CONCAT: concat reads a NULL as an empty string).  Binary-compatible relabellings (varchar to text)
  * may appear on the way.  Returns NULL when top has another shape.
  *
  * Only shapes for which "old || tail" is exactly the value are accepted:
  * concat above a || would drop the variable when the || gave NULL.
  */
 static Param *
-find_append_leaf(Node *top, int target, char *kind)
+find_append_leaf(Node *top, int target, PlnTextAppend *kind)
 {
 	Node	   *node = top;
 	bool		under_cat = false;
@@ -98,7 +98,7 @@ find_append_leaf(Node *top, int target, char *kind)
 		{
 			if (!under_cat || !is_ref_to(node, target))
 				return NULL;
-			*kind = 's';
+			*kind = PLN_TEXT_APPEND_STRICT;
 			return (Param *) node;
 		}
 		if (IsA(node, OpExpr) && ((OpExpr *) node)->opfuncid == F_TEXTCAT)
@@ -115,7 +115,7 @@ find_append_leaf(Node *top, int target, char *kind)
 			node = linitial(((FuncExpr *) node)->args);
 			while (IsA(node, RelabelType))
 				node = (Node *) ((RelabelType *) node)->arg;
-			*kind = 'c';
+			*kind = PLN_TEXT_APPEND_CONCAT;
 			return (Param *) node;
 		}
 		else
@@ -155,11 +155,11 @@ pln_choose_text_append(PlnExpr *expr, PlnVar *var)
 	Node	   *top = (Node *) expr->simple_expr;
 	int			target = var->dno;
 	int			refs[2];
-	char		kind;
+	PlnTextAppend kind;
 	Param	   *leaf;
 	MemoryContext oldcontext;
 
-	expr->text_append = 0;
+	expr->text_append = PLN_TEXT_APPEND_NONE;
 	if (empty_text == NULL)
 		empty_text = (text *) MemoryContextAllocZero(TopMemoryContext,
 													 VARHDRSZ);
@@ -223,7 +223,7 @@ pln_text_append_store(PlnExecState *estate, PlnVar *var, PlnExpr *expr,
 	Size		need;
 	char	   *buf;
 
-	if (tailnull || (var->isnull && expr->text_append == 's'))
+	if (tailnull || (var->isnull && expr->text_append == PLN_TEXT_APPEND_STRICT))
 	{
 		exec_assign_value(estate, (PlnDatum *) var, (Datum) 0, true,
 						  var->datatype->typoid, -1);

@@ -47,6 +47,51 @@ struct PlnSavepointFrame
  * Exception blocks (savepoint.c)
  * ----------
  */
+
+/* What happened in an exception block (the plugin hook's block_event) */
+typedef enum PlnBlockEvent
+{
+	PLN_BLOCK_SAVEPOINT_STARTED,	/* its subtransaction was started */
+	PLN_BLOCK_CAUGHT_LAZY,		/* it caught an error without one */
+	PLN_BLOCK_CAUGHT_SUBXACT	/* it caught an error, rolling back */
+} PlnBlockEvent;
+
+/*
+ * What the exception-block layer needs of the executor above it: running
+ * a block's body and its handlers, setting SQLSTATE and SQLERRM, telling
+ * the plugin hook's consumers, and a few executor helpers.  The executor
+ * hands them down once, in _PG_init (entry/handler.c), before any call
+ * runs; every member is set.  exec_stmts is called once per entry of a
+ * handler block (or per iteration of a loop of such blocks), the others
+ * only when a subtransaction starts, an error is caught or a loop's body
+ * ends otherwise than normally: no indirect call is on the per-statement
+ * path.
+ */
+typedef struct PlnBlockRunner
+{
+	/* exec/exec.c: run a list of statements (a body, a handler) */
+	int			(*exec_stmts) (PlnExecState *estate, List *stmts);
+	/* exec/exec.c: a loop's treatment of a body's code other than OK */
+	int			(*loop_body_rc_slow) (PlnExecState *estate, int rc,
+									  const char *label, bool *exit_loop);
+	/* exec/exec.c: exec_eval_cleanup when there is something to release */
+	void		(*eval_cleanup_slowly) (PlnExecState *estate);
+	/* exec/exec.c: the call's error context callback, to find a call */
+	void		(*error_callback) (void *arg);
+	/* exec/assign.c: store a string into a text variable */
+	void		(*assign_text_var) (PlnExecState *estate, PlnVar *var,
+									const char *str);
+	/* exec/exec_expr.c: see enter_frame_slowly */
+	bool		(*check_plan_before_block) (PlnExpr *expr);
+	/* exec/exec_expr.c: a new expression context, in a new subtransaction */
+	void		(*create_econtext) (PlnExecState *estate);
+	/* exec/plugin.c: tell the plugin hook's consumers */
+	void		(*block_event) (PlnExecState *estate, PlnStmtBlock *block,
+								PlnBlockEvent event);
+} PlnBlockRunner;
+
+extern PlnBlockRunner pln_block_runner;
+
 extern int	exec_stmt_block_with_handlers(PlnExecState *estate,
 										  PlnStmtBlock *block);
 extern bool pln_block_catches(PlnStmtBlock *block, int sqlerrcode);
@@ -69,6 +114,8 @@ extern int	pln_run_handler_block_loop(PlnExecState *estate,
 									   PlnStmtBlock *block,
 									   PlnHandlerBlockLoop *loop);
 extern void pln_materialize_savepoints(PlnExecState *estate);
+extern ErrorData *pln_try_in_subtransaction(void (*work) (void *arg),
+											void *arg, bool roll_back);
 extern void pln_begin_unprotected_write(PlnExecState *estate);
 extern void pln_end_unprotected_write(PlnExecState *estate);
 extern bool pln_error_context_unseen(PlnExecState *estate, int sqlerrcode);
@@ -89,24 +136,26 @@ extern bool pln_lazy_check_exempt;
 /*
  * May the statement start running inside a handler block that has no
  * subtransaction yet?  The column "lazy" of pln_stmtkinds.h says, but for
- * one case: a SELECT expr INTO variable that runs as an assignment
- * (exec_stmt_execsql) may, once its first run has established that.
+ * two cases, both SQL statements: a SELECT expr INTO variable that runs as
+ * an assignment (exec_stmt_execsql) may, once its first run has
+ * established that, and an INSERT that the write path may run without
+ * the block's subtransaction decides as it starts (write_path.c).
  */
 static inline bool
 pln_stmt_may_run_lazily(PlnStmt *stmt)
 {
 	/*
 	 * SELECT expr INTO var run as an assignment (see exec_stmt_execsql) is
-	 * the one exception to the table's lazy column.
+	 * the first of the two exceptions to the table's lazy column.
 	 */
 	if (stmt->cmd_type == PLN_STMT_EXECSQL &&
 		((PlnStmtExecSql *) stmt)->simple_into)
 		return true;
 
 	/*
-	 * Nor may an INSERT that the write path may run without the block's
-	 * subtransaction: it decides as it starts (pln_write_path_plan), and
-	 * passes the gate itself when it does not take the path.
+	 * The second: an INSERT that the write path may run without the
+	 * block's subtransaction decides as it starts (pln_write_path_plan),
+	 * and passes the gate itself when it does not take the path.
 	 */
 	if (stmt->cmd_type == PLN_STMT_EXECSQL &&
 		((PlnStmtExecSql *) stmt)->write_path != PLN_WRITE_PATH_NONE &&
@@ -116,7 +165,7 @@ pln_stmt_may_run_lazily(PlnStmt *stmt)
 	/* generated from pln_stmtkinds.h; the compiler makes it one bit test */
 	switch (stmt->cmd_type)
 	{
-#define PLN_STMT_KIND(kind, node, name, lazy, nests, exec, describe) \
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, exec, describe) \
 		case kind: \
 			return lazy;
 #include "compile/pln_stmtkinds.h"
@@ -153,8 +202,8 @@ pln_in_lazy_region(PlnExecState *estate)
 extern int	pln_handler_depth;
 
 /*
- * What impure work is about to do, for pln_allow_impure.  Each extent
- * includes the ones before it.
+ * What impure work is about to do, for pln_start_savepoints_before.  Each
+ * extent includes the ones before it.
  */
 typedef enum PlnImpureWork
 {
@@ -172,6 +221,22 @@ typedef enum PlnImpureWork
 	/* a statement that is not lazy: may also end the transaction (COMMIT) */
 	PLN_IMPURE_STATEMENT
 } PlnImpureWork;
+
+/*
+ * A plan checked in the current epoch is still valid (exec_expr.c).  After
+ * anything that may have run code other than pure work, call
+ * pln_forget_plan_checks.  (savepoint.c)
+ */
+extern uint64 pln_validity_epoch;
+
+static inline void
+pln_forget_plan_checks(void)
+{
+	pln_validity_epoch++;
+}
+
+/* savepoint.c: connect the call to SPI (see pln_start_savepoints_before) */
+extern void pln_connect_spi(PlnExecState *estate);
 
 /*
  * The gate in front of everything that is not known to be pure, inside a
@@ -193,7 +258,7 @@ typedef enum PlnImpureWork
  * every call, so that each call site keeps only the tests it needs.
  */
 static inline void
-pln_allow_impure(PlnExecState *estate, PlnImpureWork work)
+pln_start_savepoints_before(PlnExecState *estate, PlnImpureWork work)
 {
 	if (work >= PLN_IMPURE_USES_SPI && unlikely(!estate->spi_connected))
 		pln_connect_spi(estate);

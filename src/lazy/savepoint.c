@@ -10,7 +10,7 @@
  *
  * Entering a block pushes a frame (on the C stack) that has no
  * subtransaction yet.  Anything that is not known to be pure calls
- * pln_allow_impure() first; if the innermost frame has no
+ * pln_start_savepoints_before() first; if the innermost frame has no
  * subtransaction, pln_materialize_savepoints() starts one for every frame
  * of the call that lacks one, outermost first, so that subtransactions
  * nest exactly like the blocks.
@@ -61,6 +61,86 @@ static bool handler_hides_error(PlnStmtBlock *block, int sqlerrcode);
 
 /* this session's counters, see funcs.c */
 PlnSavepointStats pln_stats;
+
+/*
+ * Run work(arg) in an internal subtransaction of its own, for work whose
+ * failure is only a finding (the checker, the plan view, the write path
+ * preparing its plan): on success the subtransaction is committed, or
+ * rolled back if roll_back is set; on an error it is rolled back and the
+ * error, copied into the caller's memory context, is returned for the
+ * caller to report, rethrow or free.  Returns NULL when work succeeded.
+ * work runs in the caller's memory context; the caller's resource owner
+ * is current again on return either way.  Not for lazy savepoints: this
+ * subtransaction is always started.
+ */
+ErrorData *
+pln_try_in_subtransaction(void (*work) (void *arg), void *arg,
+						  bool roll_back)
+{
+	MemoryContext oldcontext = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	ErrorData  *volatile edata = NULL;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcontext);
+	PG_TRY();
+	{
+		work(arg);
+		if (roll_back)
+			RollbackAndReleaseCurrentSubTransaction();
+		else
+			ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(oldcontext);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_END_TRY();
+
+	return edata;
+}
+
+/* the executor's functions this layer calls (set by _PG_init) */
+PlnBlockRunner pln_block_runner;
+
+/*
+ * A plan checked in the current epoch is still valid: see
+ * simple_plan_known_valid in exec/exec_expr.c, and pln_forget_plan_checks.
+ * Here because the gate (pln_start_savepoints_before) bumps it.
+ */
+uint64		pln_validity_epoch = 1;
+
+/*
+ * Connect the call to SPI.  Done on first need
+ * (pln_start_savepoints_before), never inside a subtransaction of ours, so that releasing one does not find the
+ * connection still open.  The caller's context, where the call's memory
+ * lives, is where SPI_finish will return to.
+ */
+void
+pln_connect_spi(PlnExecState *estate)
+{
+	MemoryContext oldcontext = MemoryContextSwitchTo(estate->datum_context);
+	int			rc;
+
+	rc = SPI_connect_ext(estate->atomic ? 0 : SPI_OPT_NONATOMIC);
+	if (rc != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
+	MemoryContextSwitchTo(oldcontext);
+	estate->spi_connected = true;
+	estate->spi_finish = true;
+
+	/* a trigger's transition tables become visible to its queries */
+	if (estate->trigdata != NULL &&
+		SPI_register_trigger_data(estate->trigdata) < 0)
+		elog(ERROR, "SPI_register_trigger_data failed");
+}
 
 /*
  * Does a WHEN condition catch an error with this SQLSTATE?  A condition is
@@ -115,70 +195,62 @@ pln_block_catches(PlnStmtBlock *block, int sqlerrcode)
 }
 
 /*
- * Could these statements show a caught error's CONTEXT?  A bare RAISE
+ * Could this statement show a caught error's CONTEXT?  A bare RAISE
  * re-throws the error as it was.  Statement kinds not known to leave the
- * error alone are assumed to show it.
+ * error alone are assumed to show it.  (For pln_stmts_any: the walk
+ * stops at the first that may.)
  */
+static PlnWalkResult
+stmt_may_show_error_context(PlnStmt *stmt, void *arg)
+{
+	switch (stmt->cmd_type)
+	{
+		case PLN_STMT_RAISE:
+			{
+				PlnStmtRaise *raise = (PlnStmtRaise *) stmt;
+
+				if (raise->condname == NULL && raise->message == NULL &&
+					raise->options == NIL)
+					return PLN_WALK_STOP;
+				break;
+			}
+		case PLN_STMT_BLOCK:
+		case PLN_STMT_ASSIGN:
+		case PLN_STMT_IF:
+		case PLN_STMT_CASE:
+		case PLN_STMT_LOOP:
+		case PLN_STMT_WHILE:
+		case PLN_STMT_FORI:
+		case PLN_STMT_FORS:
+		case PLN_STMT_EXIT:
+		case PLN_STMT_RETURN:
+		case PLN_STMT_ASSERT:
+		case PLN_STMT_EXECSQL:
+		case PLN_STMT_PERFORM:
+			break;
+		case PLN_STMT_GETDIAG:
+		case PLN_STMT_DYNEXECUTE:
+		case PLN_STMT_DYNFORS:
+		case PLN_STMT_OPEN:
+		case PLN_STMT_FETCH:
+		case PLN_STMT_CLOSE:
+		case PLN_STMT_FORC:
+		case PLN_STMT_RETURN_NEXT:
+		case PLN_STMT_RETURN_QUERY:
+		case PLN_STMT_FOREACH_A:
+		case PLN_STMT_COMMIT:
+		case PLN_STMT_ROLLBACK:
+			/* not reviewed */
+			return PLN_WALK_STOP;
+	}
+	return PLN_WALK_CONTINUE;
+}
+
+/* Could these statements (at any depth) show a caught error's CONTEXT? */
 static bool
 stmts_may_show_error_context(List *stmts)
 {
-	ListCell   *lc;
-
-	/* (statements nest as deeply as the body says) */
-	check_stack_depth();
-
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
-
-		switch (stmt->cmd_type)
-		{
-			case PLN_STMT_RAISE:
-				{
-					PlnStmtRaise *raise = (PlnStmtRaise *) stmt;
-
-					if (raise->condname == NULL && raise->message == NULL &&
-						raise->options == NIL)
-						return true;
-					break;
-				}
-			case PLN_STMT_BLOCK:
-			case PLN_STMT_ASSIGN:
-			case PLN_STMT_IF:
-			case PLN_STMT_CASE:
-			case PLN_STMT_LOOP:
-			case PLN_STMT_WHILE:
-			case PLN_STMT_FORI:
-			case PLN_STMT_FORS:
-			case PLN_STMT_EXIT:
-			case PLN_STMT_RETURN:
-			case PLN_STMT_ASSERT:
-			case PLN_STMT_EXECSQL:
-			case PLN_STMT_PERFORM:
-				break;
-			case PLN_STMT_GETDIAG:
-			case PLN_STMT_DYNEXECUTE:
-			case PLN_STMT_DYNFORS:
-			case PLN_STMT_OPEN:
-			case PLN_STMT_FETCH:
-			case PLN_STMT_CLOSE:
-			case PLN_STMT_FORC:
-			case PLN_STMT_RETURN_NEXT:
-			case PLN_STMT_RETURN_QUERY:
-			case PLN_STMT_FOREACH_A:
-			case PLN_STMT_COMMIT:
-			case PLN_STMT_ROLLBACK:
-				/* not reviewed */
-				return true;
-		}
-		foreach(b, pln_stmt_nested_bodies(stmt))
-		{
-			if (stmts_may_show_error_context((List *) lfirst(b)))
-				return true;
-		}
-	}
-	return false;
+	return pln_stmts_any(stmts, stmt_may_show_error_context, NULL);
 }
 
 /*
@@ -250,10 +322,11 @@ handler_hides_error(PlnStmtBlock *block, int sqlerrcode)
 
 	if (action == NULL)
 		return false;
-	if (action->shows_context == 0)
+	if (action->shows_context == PLN_TRI_UNKNOWN)
 		action->shows_context =
-			stmts_may_show_error_context(action->action) ? 'y' : 'n';
-	return action->shows_context == 'n';
+			stmts_may_show_error_context(action->action) ?
+			PLN_TRI_YES : PLN_TRI_NO;
+	return action->shows_context == PLN_TRI_NO;
 }
 
 /*
@@ -332,20 +405,20 @@ run_handler(PlnExecState *estate, PlnStmtBlock *block,
 	 * by a consumer of the plugin hook, which may look at every variable.)
 	 */
 	if (estate->func->sqlstate_named || estate->plugins != NULL)
-		assign_text_var(estate,
-						(PlnVar *) estate->datums[block->exceptions->sqlstate_varno],
-						unpack_sql_state(sqlerrcode));
+		pln_block_runner.assign_text_var(estate,
+										 (PlnVar *) estate->datums[block->exceptions->sqlstate_varno],
+										 unpack_sql_state(sqlerrcode));
 	if (edata != NULL)
-		assign_text_var(estate,
-						(PlnVar *) estate->datums[block->exceptions->sqlerrm_varno],
-						edata->message);
+		pln_block_runner.assign_text_var(estate,
+										 (PlnVar *) estate->datums[block->exceptions->sqlerrm_varno],
+										 edata->message);
 
 	estate->cur_error = edata;
 	estate->err_text = NULL;
 
 	/* errors caught inside the handler go one level deeper */
 	pln_handler_depth++;
-	rc = exec_stmts(estate, action->action);
+	rc = pln_block_runner.exec_stmts(estate, action->action);
 	pln_handler_depth--;
 
 	estate->cur_error = save_cur_error;
@@ -495,21 +568,21 @@ materialize_frame(PlnExecState *estate, PlnSavepointFrame *frame)
 	frame->materialized = true;
 	pln_stats.savepoints_materialized++;
 	if (unlikely(estate->plugins != NULL))
-		pln_plugin_block_event(estate, frame->block,
-							   PLN_BLOCK_SAVEPOINT_STARTED);
+		pln_block_runner.block_event(estate, frame->block,
+									 PLN_BLOCK_SAVEPOINT_STARTED);
 
 	estate->starting_savepoint = false;
 	estate->err_stmt = save_err_stmt;
 	estate->err_text = save_err_text;
 	estate->err_var = save_err_var;
 
-	pln_create_econtext(estate);
+	pln_block_runner.create_econtext(estate);
 }
 
 /*
  * Give every frame of the call a subtransaction, outermost first.  Called
- * (through pln_allow_impure) right before the first thing that is not
- * pure.
+ * (through pln_start_savepoints_before) right before the first thing
+ * that is not pure.
  */
 void
 pln_materialize_savepoints(PlnExecState *estate)
@@ -539,7 +612,7 @@ pln_materialize_savepoints(PlnExecState *estate)
  * From now on the innermost frame catches nothing (catch_without_savepoint)
  * and lets nothing start its subtransaction (pln_materialize_savepoints),
  * until pln_end_unprotected_write says that nothing was written after all.
- * What pln_allow_impure clears for a statement is cleared too.
+ * What pln_start_savepoints_before clears for a statement is cleared too.
  */
 void
 pln_begin_unprotected_write(PlnExecState *estate)
@@ -590,7 +663,7 @@ pln_innermost_frame_is_lazy(PlnStmt **stmt)
 
 	for (cb = error_context_stack; cb != NULL; cb = cb->previous)
 	{
-		if (cb->callback == exec_error_callback)
+		if (cb->callback == pln_block_runner.error_callback)
 		{
 			PlnExecState *estate = (PlnExecState *) cb->arg;
 
@@ -638,7 +711,7 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 	estate->cur_error = frame->entry_cur_error;
 	pln_handler_depth = frame->entry_handler_depth;
 	/* what the failed statement left in scratch memory */
-	exec_eval_cleanup(estate);
+	pln_block_runner.eval_cleanup_slowly(estate);
 	if (estate->stmt_mcontext != NULL)
 		MemoryContextReset(estate->stmt_mcontext);
 }
@@ -703,7 +776,7 @@ catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
 
 	pln_stats.errors_caught_lazy++;
 	if (unlikely(estate->plugins != NULL))
-		pln_plugin_block_event(estate, block, PLN_BLOCK_CAUGHT_LAZY);
+		pln_block_runner.block_event(estate, block, PLN_BLOCK_CAUGHT_LAZY);
 	return edata;
 }
 
@@ -744,7 +817,8 @@ catch_with_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 
 	pln_stats.errors_caught_subxact++;
 	if (unlikely(estate->plugins != NULL))
-		pln_plugin_block_event(estate, frame->block, PLN_BLOCK_CAUGHT_SUBXACT);
+		pln_block_runner.block_event(estate, frame->block,
+									 PLN_BLOCK_CAUGHT_SUBXACT);
 	return edata;
 }
 
@@ -837,8 +911,8 @@ first_expression(PlnStmtBlock *block)
  * before anything runs.
  *
  * Only impure work can change the search path (a SET, a role change,
- * catalog invalidations), and all impure work passes pln_allow_impure(),
- * which clears search_path_checked; so once checked it stays good until
+ * catalog invalidations), and all impure work passes
+ * pln_start_savepoints_before(), which clears search_path_checked; so once checked it stays good until
  * then.  The flag is only ever set here, and only while lazy savepoints
  * are on, so the hot path tests that one flag: the setting, too, can only
  * change through impure work (SET, set_config(), a function's SET clause,
@@ -870,7 +944,7 @@ enter_frame_slowly(PlnExecState *estate, PlnSavepointFrame *frame,
 	}
 	else
 	{
-		if (!pln_check_plan_before_block(first_expression(block)))
+		if (!pln_block_runner.check_plan_before_block(first_expression(block)))
 			(void) fetch_search_path_array(NULL, 0);
 		estate->search_path_checked = true;
 	}
@@ -959,7 +1033,7 @@ exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 
 		PG_exception_stack = &local_sigjmp_buf;
 
-		rc = exec_stmts(estate, block->body);
+		rc = pln_block_runner.exec_stmts(estate, block->body);
 
 		if (unlikely(frame.duplicate_to_handler))
 		{
@@ -995,7 +1069,14 @@ finish_iteration(PlnExecState *estate, PlnStmtBlock *block,
 {
 	estate->err_stmt = loop_stmt;
 	rc = exec_block_exit_rc(estate, block, rc);
-	return exec_loop_body_rc(estate, rc, loop->label, exit_loop);
+	/* (exec_loop_body_rc, through the executor's function) */
+	if (likely(rc == PLN_RC_OK))
+	{
+		*exit_loop = false;
+		return PLN_RC_OK;
+	}
+	return pln_block_runner.loop_body_rc_slow(estate, rc, loop->label,
+											  exit_loop);
 }
 
 /*
@@ -1050,7 +1131,7 @@ pln_run_handler_block_loop(PlnExecState *estate, PlnStmtBlock *block,
 				enter_frame(estate, &frame, block);
 				in_block = true;
 
-				rc = exec_stmts(estate, block->body);
+				rc = pln_block_runner.exec_stmts(estate, block->body);
 
 				if (unlikely(frame.duplicate_to_handler))
 				{

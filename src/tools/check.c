@@ -80,6 +80,11 @@ typedef struct CheckState
 	Query	   *last_query;		/* of the last check_expr with firstexpr */
 	int			loop_depth;		/* loops around the current statement */
 	List	   *query_loops;	/* enclosing FOR IN query loops */
+	List	   *scope_lens;		/* (int) length of scope before each
+								 * statement being walked */
+	List	   *unreachable;	/* (int) for each statement list being
+								 * walked: does its previous statement never
+								 * end? */
 } CheckState;
 
 static void check_stmts(CheckState *cs, List *stmts);
@@ -255,6 +260,56 @@ unknown_record_was_assigned(CheckState *cs, PlnExpr *expr)
 	return cs->func->fn_is_trigger;	/* NEW and OLD without relid */
 }
 
+typedef struct CheckExprArgs
+{
+	CheckState *cs;
+	PlnExpr    *expr;
+	bool		firstexpr;		/* is the first column wanted? */
+	TupleDesc	result;
+	Node	   *first;
+} CheckExprArgs;
+
+/* check_expr's work, in its subtransaction (and the caller's context) */
+static void
+check_expr_work(void *arg)
+{
+	CheckExprArgs *args = (CheckExprArgs *) arg;
+	PlnExpr    *expr = args->expr;
+	MemoryContext oldcontext = CurrentMemoryContext;
+	SPIPrepareOptions options;
+	SPIPlanPtr	plan;
+	List	   *sources;
+
+	memset(&options, 0, sizeof(options));
+	options.parserSetup = (ParserSetupHook) pln_parser_setup;
+	options.parserSetupArg = (void *) expr;
+	options.parseMode = expr->parseMode;
+	options.cursorOptions = CURSOR_OPT_PARALLEL_OK;
+	args->cs->estate->cur_expr = expr;
+	plan = SPI_prepare_extended(expr->query, &options);
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare_extended failed for \"%s\": %s",
+			 expr->query, SPI_result_code_string(SPI_result));
+	sources = SPI_plan_get_plan_sources(plan);
+	if (list_length(sources) == 1)
+	{
+		CachedPlanSource *ps = (CachedPlanSource *) linitial(sources);
+
+		MemoryContextSwitchTo(oldcontext);
+		if (ps->resultDesc != NULL)
+			args->result = CreateTupleDescCopy(ps->resultDesc);
+		if (args->firstexpr && list_length(ps->query_list) == 1)
+		{
+			Query	   *q = linitial_node(Query, ps->query_list);
+
+			args->cs->last_query = copyObject(q);
+			if (q->commandType == CMD_SELECT && q->targetList != NIL)
+				args->first = copyObject((Node *) ((TargetEntry *) linitial(q->targetList))->expr);
+		}
+	}
+	SPI_freeplan(plan);
+}
+
 /*
  * Parse and analyse an expression or SQL statement as its first execution
  * would, in a subtransaction of its own.  Returns the shape of its result
@@ -266,10 +321,10 @@ unknown_record_was_assigned(CheckState *cs, PlnExpr *expr)
 static TupleDesc
 check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 {
-	MemoryContext oldcontext = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
-	TupleDesc volatile result = NULL;
-	Node	   *volatile first = NULL;
+	CheckExprArgs args;
+	ErrorData  *edata;
+	TupleDesc	result;
+	Node	   *first;
 
 	if (firstexpr)
 		*firstexpr = NULL;
@@ -277,56 +332,15 @@ check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 	if (expr == NULL || cs->stop)
 		return NULL;
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcontext);
-	PG_TRY();
+	memset(&args, 0, sizeof(args));
+	args.cs = cs;
+	args.expr = expr;
+	args.firstexpr = (firstexpr != NULL);
+	edata = pln_try_in_subtransaction(check_expr_work, &args, false);
+	result = args.result;
+	first = args.first;
+	if (edata != NULL)
 	{
-		SPIPrepareOptions options;
-		SPIPlanPtr	plan;
-		List	   *sources;
-
-		memset(&options, 0, sizeof(options));
-		options.parserSetup = (ParserSetupHook) pln_parser_setup;
-		options.parserSetupArg = (void *) expr;
-		options.parseMode = expr->parseMode;
-		options.cursorOptions = CURSOR_OPT_PARALLEL_OK;
-		cs->estate->cur_expr = expr;
-		plan = SPI_prepare_extended(expr->query, &options);
-		if (plan == NULL)
-			elog(ERROR, "SPI_prepare_extended failed for \"%s\": %s",
-				 expr->query, SPI_result_code_string(SPI_result));
-		sources = SPI_plan_get_plan_sources(plan);
-		if (list_length(sources) == 1)
-		{
-			CachedPlanSource *ps = (CachedPlanSource *) linitial(sources);
-
-			MemoryContextSwitchTo(oldcontext);
-			if (ps->resultDesc != NULL)
-				result = CreateTupleDescCopy(ps->resultDesc);
-			if (firstexpr && list_length(ps->query_list) == 1)
-			{
-				Query	   *q = linitial_node(Query, ps->query_list);
-
-				cs->last_query = copyObject(q);
-				if (q->commandType == CMD_SELECT && q->targetList != NIL)
-					first = copyObject((Node *) ((TargetEntry *) linitial(q->targetList))->expr);
-			}
-		}
-		SPI_freeplan(plan);
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(oldcontext);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
 		result = NULL;
 		first = NULL;
 		if (edata->sqlerrcode != ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE ||
@@ -334,7 +348,6 @@ check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 			add_error_finding(cs, stmt, edata);
 		FreeErrorData(edata);
 	}
-	PG_END_TRY();
 
 	/* an assignment's target is among its parameters: see mark_reads */
 	if (expr->target_param < 0)
@@ -655,25 +668,18 @@ check_return_value(CheckState *cs, PlnStmtReturn *ret)
  * ----------
  */
 
+static PlnWalkResult
+is_exit(PlnStmt *stmt, void *arg)
+{
+	return stmt->cmd_type == PLN_STMT_EXIT && ((PlnStmtExit *) stmt)->is_exit ?
+		PLN_WALK_STOP : PLN_WALK_CONTINUE;
+}
+
 /* Does the list contain an EXIT (at any depth) that could end a loop? */
 static bool
 contains_exit(List *stmts)
 {
-	ListCell   *lc;
-
-	check_stack_depth();
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
-
-		if (stmt->cmd_type == PLN_STMT_EXIT && ((PlnStmtExit *) stmt)->is_exit)
-			return true;
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			if (contains_exit((List *) lfirst(b)))
-				return true;
-	}
-	return false;
+	return pln_stmts_any(stmts, is_exit, NULL);
 }
 
 static bool stmts_never_end(List *stmts);
@@ -732,9 +738,28 @@ stmt_never_ends(PlnStmt *stmt)
 			}
 		case PLN_STMT_LOOP:
 			return !contains_exit(((PlnStmtLoop *) stmt)->body);
-		default:
-			return false;
+		case PLN_STMT_ASSIGN:
+		case PLN_STMT_WHILE:
+		case PLN_STMT_FORI:
+		case PLN_STMT_FORS:
+		case PLN_STMT_ASSERT:
+		case PLN_STMT_EXECSQL:
+		case PLN_STMT_PERFORM:
+		case PLN_STMT_GETDIAG:
+		case PLN_STMT_DYNEXECUTE:
+		case PLN_STMT_DYNFORS:
+		case PLN_STMT_OPEN:
+		case PLN_STMT_FETCH:
+		case PLN_STMT_CLOSE:
+		case PLN_STMT_FORC:
+		case PLN_STMT_RETURN_NEXT:
+		case PLN_STMT_RETURN_QUERY:
+		case PLN_STMT_FOREACH_A:
+		case PLN_STMT_COMMIT:
+		case PLN_STMT_ROLLBACK:
+			break;
 	}
+	return false;
 }
 
 static bool
@@ -830,23 +855,17 @@ check_declarations(CheckState *cs, PlnStmtBlock *block)
 		cs->scope = lappend(cs->scope, cs->estate->datums[block->initvarnos[i]]);
 }
 
+static bool
+is_loop_body(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+{
+	return body->role == PLN_BODY_LOOP;
+}
+
 /* Does the statement run its body repeatedly? */
 static bool
 is_loop(PlnStmt *stmt)
 {
-	switch (stmt->cmd_type)
-	{
-		case PLN_STMT_LOOP:
-		case PLN_STMT_WHILE:
-		case PLN_STMT_FORI:
-		case PLN_STMT_FORS:
-		case PLN_STMT_FORC:
-		case PLN_STMT_DYNFORS:
-		case PLN_STMT_FOREACH_A:
-			return true;
-		default:
-			return false;
-	}
+	return pln_stmt_visit_bodies(stmt, is_loop_body, NULL);
 }
 
 /*
@@ -1264,28 +1283,38 @@ check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query)
 			 pstrdup("Use quote_ident, quote_literal or format function to secure variable."));
 }
 
+/* The count of count_impure */
+typedef struct ImpureCount
+{
+	CheckState *cs;
+	int			n;
+	PlnStmt    *last;
+} ImpureCount;
+
+static PlnWalkResult
+count_if_impure(PlnStmt *stmt, void *arg)
+{
+	ImpureCount *ic = (ImpureCount *) arg;
+
+	if (ic->cs->why[stmt->stmtid] != NULL)
+	{
+		ic->n++;
+		ic->last = stmt;
+	}
+	return PLN_WALK_CONTINUE;
+}
+
 /* The statements of a list (at any depth) that need a savepoint */
 static int
 count_impure(CheckState *cs, List *stmts, PlnStmt **last)
 {
-	ListCell   *lc;
-	int			n = 0;
+	ImpureCount ic = {cs, 0, NULL};
+	PlnStmtWalker walker = {.stmt = count_if_impure};
 
-	check_stack_depth();
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
-
-		if (cs->why[stmt->stmtid] != NULL)
-		{
-			n++;
-			*last = stmt;
-		}
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			n += count_impure(cs, (List *) lfirst(b), last);
-	}
-	return n;
+	(void) pln_walk_stmts(stmts, &walker, &ic);
+	if (ic.last != NULL)
+		*last = ic.last;
+	return ic.n;
 }
 
 /*
@@ -1350,50 +1379,81 @@ check_savepoint_start(CheckState *cs, PlnStmtBlock *block)
 		 pstrdup("Nothing in the block runs before its savepoint: it costs what a PL/pgSQL exception block costs."));
 }
 
+/* The checker's walk: a statement's own checks, before its bodies */
+static PlnWalkResult
+check_stmt_enter(PlnStmt *stmt, void *arg)
+{
+	CheckState *cs = (CheckState *) arg;
+
+	CHECK_FOR_INTERRUPTS();
+	if (cs->stop)
+		return PLN_WALK_STOP;
+	if (llast_int(cs->unreachable))
+	{
+		warn(cs, stmt, PLN_CHECK_WARNING_EXTRA,
+			 ERRCODE_SUCCESSFUL_COMPLETION,
+			 pstrdup("unreachable code"), NULL, NULL);
+		llast_int(cs->unreachable) = false;	/* once per run */
+	}
+	cs->scope_lens = lappend_int(cs->scope_lens, list_length(cs->scope));
+
+	check_stmt_own(cs, stmt);
+	if (stmt->cmd_type == PLN_STMT_BLOCK)
+		check_savepoint_start(cs, (PlnStmtBlock *) stmt);
+
+	if (is_loop(stmt))
+		cs->loop_depth++;
+	if (stmt->cmd_type == PLN_STMT_FORS)
+		cs->query_loops = lappend(cs->query_loops, stmt);
+	return PLN_WALK_CONTINUE;
+}
+
+/* ... and after them: what the statement declared goes out of scope */
+static void
+check_stmt_leave(PlnStmt *stmt, void *arg)
+{
+	CheckState *cs = (CheckState *) arg;
+
+	if (stmt->cmd_type == PLN_STMT_FORS)
+		cs->query_loops = list_delete_last(cs->query_loops);
+	if (is_loop(stmt))
+		cs->loop_depth--;
+	cs->scope = list_truncate(cs->scope, llast_int(cs->scope_lens));
+	cs->scope_lens = list_delete_last(cs->scope_lens);
+
+	/* a statement after this one in the list would be unreachable */
+	llast_int(cs->unreachable) = stmt_never_ends(stmt);
+}
+
+static PlnWalkResult
+check_body_enter(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+{
+	CheckState *cs = (CheckState *) arg;
+
+	cs->unreachable = lappend_int(cs->unreachable, false);
+	return PLN_WALK_CONTINUE;
+}
+
+static void
+check_body_leave(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+{
+	CheckState *cs = (CheckState *) arg;
+
+	cs->unreachable = list_delete_last(cs->unreachable);
+}
+
+static const PlnStmtWalker check_walker = {
+	.stmt = check_stmt_enter,
+	.body = check_body_enter,
+	.body_done = check_body_leave,
+	.stmt_done = check_stmt_leave,
+};
+
 static void
 check_stmts(CheckState *cs, List *stmts)
 {
-	ListCell   *lc;
-	bool		unreachable = false;
-
-	check_stack_depth();
-
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		int			scope_len = list_length(cs->scope);
-		ListCell   *b;
-
-		CHECK_FOR_INTERRUPTS();
-		if (cs->stop)
-			return;
-		if (unreachable)
-		{
-			warn(cs, stmt, PLN_CHECK_WARNING_EXTRA,
-				 ERRCODE_SUCCESSFUL_COMPLETION,
-				 pstrdup("unreachable code"), NULL, NULL);
-			unreachable = false;	/* once per list */
-		}
-
-		check_stmt_own(cs, stmt);
-		if (stmt->cmd_type == PLN_STMT_BLOCK)
-			check_savepoint_start(cs, (PlnStmtBlock *) stmt);
-
-		if (is_loop(stmt))
-			cs->loop_depth++;
-		if (stmt->cmd_type == PLN_STMT_FORS)
-			cs->query_loops = lappend(cs->query_loops, stmt);
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			check_stmts(cs, (List *) lfirst(b));
-		if (stmt->cmd_type == PLN_STMT_FORS)
-			cs->query_loops = list_delete_last(cs->query_loops);
-		if (is_loop(stmt))
-			cs->loop_depth--;
-		cs->scope = list_truncate(cs->scope, scope_len);
-
-		if (stmt_never_ends(stmt) && lnext(stmts, lc) != NULL)
-			unreachable = true;
-	}
+	cs->unreachable = list_make1_int(false);
+	(void) pln_walk_stmts(stmts, &check_walker, cs);
 }
 
 /* ----------
@@ -1435,29 +1495,21 @@ is_out_param(PlnFunction *func, int dno)
 	return false;
 }
 
-/* Collect the declared variables of every block */
-static void
-collect_declared(List *stmts, bool *declared)
+/* Collect the declared variables of every block (a walk) */
+static PlnWalkResult
+collect_declared(PlnStmt *stmt, void *arg)
 {
-	ListCell   *lc;
+	bool	   *declared = (bool *) arg;
 
-	check_stack_depth();
-	foreach(lc, stmts)
+	if (stmt->cmd_type == PLN_STMT_BLOCK)
 	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
+		PlnStmtBlock *block = (PlnStmtBlock *) stmt;
+		int			i;
 
-		if (stmt->cmd_type == PLN_STMT_BLOCK)
-		{
-			PlnStmtBlock *block = (PlnStmtBlock *) stmt;
-			int			i;
-
-			for (i = 0; i < block->n_initvars; i++)
-				declared[block->initvarnos[i]] = true;
-		}
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			collect_declared((List *) lfirst(b), declared);
+		for (i = 0; i < block->n_initvars; i++)
+			declared[block->initvarnos[i]] = true;
 	}
+	return PLN_WALK_CONTINUE;
 }
 
 static void
@@ -1467,7 +1519,11 @@ check_variables(CheckState *cs)
 	bool	   *declared = palloc0(sizeof(bool) * func->ndatums);
 	int			dno;
 
-	collect_declared(list_make1(func->action), declared);
+	{
+		PlnStmtWalker walker = {.stmt = collect_declared};
+
+		(void) pln_walk_stmt((PlnStmt *) func->action, &walker, declared);
+	}
 
 	for (dno = 0; dno < func->ndatums; dno++)
 	{
@@ -1504,25 +1560,17 @@ check_variables(CheckState *cs)
 	}
 }
 
+static PlnWalkResult
+is_return(PlnStmt *stmt, void *arg)
+{
+	return stmt->cmd_type == PLN_STMT_RETURN ? PLN_WALK_STOP : PLN_WALK_CONTINUE;
+}
+
 /* Is there a RETURN anywhere in the list? */
 static bool
 contains_return(List *stmts)
 {
-	ListCell   *lc;
-
-	check_stack_depth();
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
-
-		if (stmt->cmd_type == PLN_STMT_RETURN)
-			return true;
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			if (contains_return((List *) lfirst(b)))
-				return true;
-	}
-	return false;
+	return pln_stmts_any(stmts, is_return, NULL);
 }
 
 /*

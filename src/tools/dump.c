@@ -24,9 +24,6 @@
 
 #include "plnimble.h"
 
-static void dump_stmts(StringInfo buf, PlnFunction *func, List *stmts,
-					   int depth);
-
 static void
 dump_expr(StringInfo buf, const char *label, PlnExpr *expr)
 {
@@ -272,51 +269,61 @@ dump_stmt_details(StringInfo buf, PlnFunction *func, PlnStmt *stmt)
 	}
 }
 
-static void
-dump_stmts(StringInfo buf, PlnFunction *func, List *stmts, int depth)
+/* The state of a dump's walk over the statements */
+typedef struct DumpWalk
 {
-	ListCell   *lc;
+	StringInfo	buf;
+	PlnFunction *func;
+	int			depth;			/* of the statements being written */
+} DumpWalk;
 
-	/* the tree can be as deep as the function text is nested */
-	check_stack_depth();
+/* A statement: its line, name and details */
+static PlnWalkResult
+dump_stmt(PlnStmt *stmt, void *arg)
+{
+	DumpWalk   *dw = (DumpWalk *) arg;
 
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
-
-		appendStringInfo(buf, "%*sline %d: %s", depth * 2 + 2, "",
-						 stmt->lineno, pln_stmt_typename(stmt));
-		dump_stmt_details(buf, func, stmt);
-		appendStringInfoChar(buf, '\n');
-
-		if (stmt->cmd_type == PLN_STMT_BLOCK &&
-			((PlnStmtBlock *) stmt)->exceptions != NULL)
-		{
-			/* the body, then each handler with its conditions */
-			PlnStmtBlock *block = (PlnStmtBlock *) stmt;
-
-			dump_stmts(buf, func, block->body, depth + 1);
-			foreach(b, block->exceptions->actions)
-			{
-				PlnExceptionAction *action = (PlnExceptionAction *) lfirst(b);
-				PlnCondition *cond;
-
-				appendStringInfo(buf, "%*sline %d: handler for", depth * 2 + 2,
-								 "", action->lineno);
-				for (cond = action->conditions; cond != NULL; cond = cond->next)
-					appendStringInfo(buf, "%s %s", cond == action->conditions ? "" : " or",
-									 cond->condname);
-				appendStringInfoChar(buf, '\n');
-				dump_stmts(buf, func, action->action, depth + 1);
-			}
-			continue;
-		}
-		/* bodies of blocks, branches and loops */
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			dump_stmts(buf, func, (List *) lfirst(b), depth + 1);
-	}
+	appendStringInfo(dw->buf, "%*sline %d: %s", dw->depth * 2 + 2, "",
+					 stmt->lineno, pln_stmt_typename(stmt));
+	dump_stmt_details(dw->buf, dw->func, stmt);
+	appendStringInfoChar(dw->buf, '\n');
+	return PLN_WALK_CONTINUE;
 }
+
+/* A nested body, one level deeper; a handler first names its conditions */
+static PlnWalkResult
+dump_body(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+{
+	DumpWalk   *dw = (DumpWalk *) arg;
+
+	if (body->role == PLN_BODY_HANDLER)
+	{
+		PlnExceptionAction *action = (PlnExceptionAction *) body->part;
+		PlnCondition *cond;
+
+		appendStringInfo(dw->buf, "%*sline %d: handler for", dw->depth * 2 + 2,
+						 "", action->lineno);
+		for (cond = action->conditions; cond != NULL; cond = cond->next)
+			appendStringInfo(dw->buf, "%s %s",
+							 cond == action->conditions ? "" : " or",
+							 cond->condname);
+		appendStringInfoChar(dw->buf, '\n');
+	}
+	dw->depth++;
+	return PLN_WALK_CONTINUE;
+}
+
+static void
+dump_body_done(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+{
+	((DumpWalk *) arg)->depth--;
+}
+
+static const PlnStmtWalker dump_walker = {
+	.stmt = dump_stmt,
+	.body = dump_body,
+	.body_done = dump_body_done,
+};
 
 /*
  * Write the compiled function to the server log (called by the compiler
@@ -326,6 +333,7 @@ void
 pln_dump_function(PlnFunction *func)
 {
 	StringInfoData buf;
+	DumpWalk	dw;
 	int			i;
 
 	initStringInfo(&buf);
@@ -334,7 +342,10 @@ pln_dump_function(PlnFunction *func)
 	for (i = 0; i < func->ndatums; i++)
 		dump_datum(&buf, func->datums[i]);
 	appendStringInfoString(&buf, "statements:\n");
-	dump_stmts(&buf, func, list_make1(func->action), 0);
+	dw.buf = &buf;
+	dw.func = func;
+	dw.depth = 0;
+	(void) pln_walk_stmt((PlnStmt *) func->action, &dump_walker, &dw);
 
 	ereport(LOG,
 			(errmsg_internal("%s", buf.data),

@@ -53,6 +53,7 @@ typedef struct SavepointPlan
 	char	  **why;			/* per stmtid: why it needs a savepoint */
 	Tuplestorestate *out;
 	TupleDesc	outdesc;
+	int			depth;			/* of the lines being emitted */
 } SavepointPlan;
 
 static void analyse_stmts(SavepointPlan *sp, List *stmts);
@@ -63,42 +64,38 @@ static void analyse_stmts(SavepointPlan *sp, List *stmts);
  * yet (it names a temporary table created at run time, say) only yields
  * a message.
  */
+typedef struct PlanExprArgs
+{
+	SavepointPlan *sp;
+	PlnExpr    *expr;
+} PlanExprArgs;
+
+static void
+plan_expr_work(void *arg)
+{
+	PlanExprArgs *args = (PlanExprArgs *) arg;
+
+	exec_prepare_plan(args->sp->estate, args->expr, CURSOR_OPT_PARALLEL_OK);
+}
+
 static char *
 plan_expr(SavepointPlan *sp, PlnExpr *expr)
 {
-	MemoryContext oldcontext = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
-	char	   *volatile failure = NULL;
+	PlanExprArgs args = {sp, expr};
+	ErrorData  *edata;
+	char	   *failure;
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcontext);
-	PG_TRY();
-	{
-		exec_prepare_plan(sp->estate, expr, CURSOR_OPT_PARALLEL_OK);
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(oldcontext);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-		expr->plan = NULL;
-		if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) == ERRCODE_DATA_EXCEPTION)
-			failure = psprintf("planning fails (%s): only the first failure in a transaction needs it",
-							   edata->message);
-		else
-			failure = psprintf("cannot be planned before the function runs (%s)",
-							   edata->message);
-	}
-	PG_END_TRY();
-
+	edata = pln_try_in_subtransaction(plan_expr_work, &args, false);
+	if (edata == NULL)
+		return NULL;
+	expr->plan = NULL;
+	if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) == ERRCODE_DATA_EXCEPTION)
+		failure = psprintf("planning fails (%s): only the first failure in a transaction needs it",
+						   edata->message);
+	else
+		failure = psprintf("cannot be planned before the function runs (%s)",
+						   edata->message);
+	FreeErrorData(edata);
 	return failure;
 }
 
@@ -387,23 +384,41 @@ stmt_own_impurity(SavepointPlan *sp, PlnStmt *stmt)
 	return why;
 }
 
+/* Work out why[] for a statement (a walk of analyse_walker) */
+static PlnWalkResult
+analyse_stmt(PlnStmt *stmt, void *arg)
+{
+	SavepointPlan *sp = (SavepointPlan *) arg;
+
+	sp->why[stmt->stmtid] = stmt_own_impurity(sp, stmt);
+	return PLN_WALK_CONTINUE;
+}
+
+static const PlnStmtWalker analyse_walker = {.stmt = analyse_stmt};
+
 /* Work out why[] for every statement of the list, depth first */
 static void
 analyse_stmts(SavepointPlan *sp, List *stmts)
 {
-	ListCell   *lc;
+	(void) pln_walk_stmts(stmts, &analyse_walker, sp);
+}
 
-	check_stack_depth();
+/* The search of first_impure_stmt */
+typedef struct FirstImpure
+{
+	SavepointPlan *sp;
+	PlnStmt    *found;
+} FirstImpure;
 
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
+static PlnWalkResult
+is_impure_stmt(PlnStmt *stmt, void *arg)
+{
+	FirstImpure *fi = (FirstImpure *) arg;
 
-		sp->why[stmt->stmtid] = stmt_own_impurity(sp, stmt);
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			analyse_stmts(sp, (List *) lfirst(b));
-	}
+	if (fi->sp->why[stmt->stmtid] == NULL)
+		return PLN_WALK_CONTINUE;
+	fi->found = stmt;
+	return PLN_WALK_STOP;
 }
 
 /*
@@ -413,26 +428,10 @@ analyse_stmts(SavepointPlan *sp, List *stmts)
 static PlnStmt *
 first_impure_stmt(SavepointPlan *sp, List *stmts)
 {
-	ListCell   *lc;
+	FirstImpure fi = {sp, NULL};
 
-	check_stack_depth();
-
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
-
-		if (sp->why[stmt->stmtid] != NULL)
-			return stmt;
-		foreach(b, pln_stmt_nested_bodies(stmt))
-		{
-			PlnStmt    *found = first_impure_stmt(sp, (List *) lfirst(b));
-
-			if (found != NULL)
-				return found;
-		}
-	}
-	return NULL;
+	(void) pln_stmts_any(stmts, is_impure_stmt, &fi);
+	return fi.found;
 }
 
 static void
@@ -446,14 +445,11 @@ emit_line(SavepointPlan *sp, int depth, const char *text)
 	tuplestore_putvalues(sp->out, sp->outdesc, &value, &isnull);
 }
 
-static void show_stmts(SavepointPlan *sp, List *stmts, int depth);
-
-/* The line of a block with handlers, and its handlers after the body */
+/* The line of a block with handlers, before its body */
 static void
 show_handler_block(SavepointPlan *sp, PlnStmtBlock *block, int depth)
 {
 	PlnStmt    *first = first_impure_stmt(sp, block->body);
-	ListCell   *lc;
 
 	if (first == NULL)
 		emit_line(sp, depth,
@@ -470,50 +466,53 @@ show_handler_block(SavepointPlan *sp, PlnStmtBlock *block, int depth)
 				  psprintf("declarations (run before the block is protected): %s",
 						   sp->why[block->stmtid]));
 	emit_line(sp, depth + 1, pln_write_path_block_status(sp->estate, block));
-	show_stmts(sp, block->body, depth + 1);
-
-	foreach(lc, block->exceptions->actions)
-	{
-		PlnExceptionAction *action = (PlnExceptionAction *) lfirst(lc);
-
-		emit_line(sp, depth,
-				  psprintf("line %d: handler (runs after the block's savepoint is gone)",
-						   action->lineno));
-		show_stmts(sp, action->action, depth + 1);
-	}
 }
 
-static void
-show_stmts(SavepointPlan *sp, List *stmts, int depth)
+/* The plan view's walk: one line a statement, nested ones indented */
+static PlnWalkResult
+show_stmt(PlnStmt *stmt, void *arg)
 {
-	ListCell   *lc;
+	SavepointPlan *sp = (SavepointPlan *) arg;
 
-	check_stack_depth();
-
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
-
-		if (stmt->cmd_type == PLN_STMT_BLOCK &&
-			((PlnStmtBlock *) stmt)->exceptions != NULL)
-		{
-			show_handler_block(sp, (PlnStmtBlock *) stmt, depth);
-			continue;
-		}
-
-		if (sp->why[stmt->stmtid] == NULL)
-			emit_line(sp, depth, psprintf("line %d: %s: pure", stmt->lineno,
+	if (stmt->cmd_type == PLN_STMT_BLOCK &&
+		((PlnStmtBlock *) stmt)->exceptions != NULL)
+		show_handler_block(sp, (PlnStmtBlock *) stmt, sp->depth);
+	else if (sp->why[stmt->stmtid] == NULL)
+		emit_line(sp, sp->depth, psprintf("line %d: %s: pure", stmt->lineno,
 										  pln_stmt_typename(stmt)));
-		else
-			emit_line(sp, depth, psprintf("line %d: %s: needs a savepoint: %s",
+	else
+		emit_line(sp, sp->depth, psprintf("line %d: %s: needs a savepoint: %s",
 										  stmt->lineno,
 										  pln_stmt_typename(stmt),
 										  sp->why[stmt->stmtid]));
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			show_stmts(sp, (List *) lfirst(b), depth + 1);
-	}
+	return PLN_WALK_CONTINUE;
 }
+
+/* A nested body one level deeper; a handler after a line of its own */
+static PlnWalkResult
+show_body(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+{
+	SavepointPlan *sp = (SavepointPlan *) arg;
+
+	if (body->role == PLN_BODY_HANDLER)
+		emit_line(sp, sp->depth,
+				  psprintf("line %d: handler (runs after the block's savepoint is gone)",
+						   ((PlnExceptionAction *) body->part)->lineno));
+	sp->depth++;
+	return PLN_WALK_CONTINUE;
+}
+
+static void
+show_body_done(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+{
+	((SavepointPlan *) arg)->depth--;
+}
+
+static const PlnStmtWalker show_walker = {
+	.stmt = show_stmt,
+	.body = show_body,
+	.body_done = show_body_done,
+};
 
 /*
  * For plnimble_check_function: why each statement of the function would
@@ -625,7 +624,8 @@ plnimble_savepoint_plan(PG_FUNCTION_ARGS)
 
 		top = list_make1(func->action);
 		analyse_stmts(&sp, top);
-		show_stmts(&sp, top, 0);
+		sp.depth = 0;
+		(void) pln_walk_stmts(top, &show_walker, &sp);
 
 		pln_destroy_econtext(&estate);
 	}

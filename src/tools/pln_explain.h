@@ -21,4 +21,7 @@ extern char **pln_savepoint_reasons(PlnExecState *estate, PlnFunction *func);
 extern PlnStmt *pln_savepoint_start(PlnExecState *estate, char **why,
 									PlnStmtBlock *block);
 
+/* dump.c: #option dump (the compiler calls it through pln_compile_hooks) */
+extern void pln_dump_function(PlnFunction *func);
+
 #endif							/* PLN_EXPLAIN_H */

@@ -525,15 +525,12 @@ stmt_processes_rows(PlnStmt *stmt)
 	return false;
 }
 
-/* Fill in ProfStmtInfo for a statement and those nested in it */
-static void
-prof_fill_info(ProfStmtInfo *info, PlnStmt *stmt)
+/* Fill in ProfStmtInfo for a statement (a walk of prof_info_walker) */
+static PlnWalkResult
+prof_fill_stmt(PlnStmt *stmt, void *arg)
 {
-	ProfStmtInfo *si = &info[stmt->stmtid];
-	bool		loops_back;
-	ListCell   *lc;
+	ProfStmtInfo *si = &((ProfStmtInfo *) arg)[stmt->stmtid];
 
-	check_stack_depth();
 	if (stmt->cmd_type == PLN_STMT_BLOCK &&
 		((PlnStmtBlock *) stmt)->exceptions != NULL)
 		si->flags |= PROF_HANDLER_BLOCK;
@@ -541,28 +538,37 @@ prof_fill_info(ProfStmtInfo *info, PlnStmt *stmt)
 		si->flags |= PROF_ROWS;
 	if (stmt->cmd_type == PLN_STMT_ROLLBACK)
 		si->flags |= PROF_ROLLBACK;
+	return PLN_WALK_CONTINUE;
+}
+
+/* ... and which statement follows each of a body's statements */
+static PlnWalkResult
+prof_fill_body(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+{
+	ProfStmtInfo *info = (ProfStmtInfo *) arg;
 
 	/* (these two run nothing between iterations but the step) */
-	loops_back = (stmt->cmd_type == PLN_STMT_FORI ||
-				  stmt->cmd_type == PLN_STMT_LOOP);
-	foreach(lc, pln_stmt_nested_bodies(stmt))
+	bool		loops_back = (stmt->cmd_type == PLN_STMT_FORI ||
+							  stmt->cmd_type == PLN_STMT_LOOP);
+	ListCell   *lc;
+
+	foreach(lc, body->stmts)
 	{
-		List	   *body = (List *) lfirst(lc);
-		ListCell   *lc2;
+		PlnStmt    *s = (PlnStmt *) lfirst(lc);
+		ListCell   *next = lnext(body->stmts, lc);
 
-		foreach(lc2, body)
-		{
-			PlnStmt    *s = (PlnStmt *) lfirst(lc2);
-			ListCell   *next = lnext(body, lc2);
-
-			if (next != NULL)
-				info[s->stmtid].follow = ((PlnStmt *) lfirst(next))->stmtid;
-			else if (loops_back)
-				info[s->stmtid].follow = ((PlnStmt *) linitial(body))->stmtid;
-			prof_fill_info(info, s);
-		}
+		if (next != NULL)
+			info[s->stmtid].follow = ((PlnStmt *) lfirst(next))->stmtid;
+		else if (loops_back)
+			info[s->stmtid].follow = ((PlnStmt *) linitial(body->stmts))->stmtid;
 	}
+	return PLN_WALK_CONTINUE;
 }
+
+static const PlnStmtWalker prof_info_walker = {
+	.stmt = prof_fill_stmt,
+	.body = prof_fill_body,
+};
 
 /* The counters of the function's version, made afresh for a new one */
 static ProfVersion *
@@ -593,7 +599,8 @@ prof_lookup(PlnFunction *func)
 										sizeof(PlnProfStats) * (func->nstatements + 1));
 	ver->info = MemoryContextAllocZero(prof_cxt,
 									   sizeof(ProfStmtInfo) * (func->nstatements + 1));
-	prof_fill_info(ver->info, (PlnStmt *) func->action);
+	(void) pln_walk_stmt((PlnStmt *) func->action, &prof_info_walker,
+						 ver->info);
 	ver->info[func->action->stmtid].follow = PROF_FOLLOW_CALL_END;
 	if (pln_prof_shared_active())
 		ver->shared = MemoryContextAllocZero(prof_cxt,
@@ -926,78 +933,50 @@ typedef struct ProfTree
 								 * version (zeros when none) */
 } ProfTree;
 
-/*
- * What the n-th nested body of a statement is (in the order of
- * pln_stmt_nested_bodies)
- */
-static const char *
-body_note(PlnStmt *stmt, int n, int nbodies)
+/* The state of prof_tree's walk: where each level of nesting hangs */
+typedef struct ProfTreeWalk
 {
-	switch (stmt->cmd_type)
-	{
-		case PLN_STMT_BLOCK:
-			return n == 0 ? "body" : "exception handler";
-		case PLN_STMT_IF:
-			if (n == 0)
-				return "then";
-			return n == nbodies - 1 ? "else" : "elsif";
-		case PLN_STMT_CASE:
-			return n == nbodies - 1 ? "else" : "when";
-		case PLN_STMT_LOOP:
-		case PLN_STMT_WHILE:
-		case PLN_STMT_FORI:
-		case PLN_STMT_FORS:
-		case PLN_STMT_DYNFORS:
-		case PLN_STMT_FORC:
-		case PLN_STMT_FOREACH_A:
-			return "loop body";
-		case PLN_STMT_ASSIGN:
-		case PLN_STMT_EXIT:
-		case PLN_STMT_RETURN:
-		case PLN_STMT_RAISE:
-		case PLN_STMT_ASSERT:
-		case PLN_STMT_EXECSQL:
-		case PLN_STMT_PERFORM:
-		case PLN_STMT_GETDIAG:
-		case PLN_STMT_DYNEXECUTE:
-		case PLN_STMT_OPEN:
-		case PLN_STMT_FETCH:
-		case PLN_STMT_CLOSE:
-		case PLN_STMT_RETURN_NEXT:
-		case PLN_STMT_RETURN_QUERY:
-		case PLN_STMT_COMMIT:
-		case PLN_STMT_ROLLBACK:
-			break;
-	}
-	return "body";				/* (no nested bodies) */
+	ProfTree   *tree;
+	int			nesting;		/* of the statements being visited */
+	int		   *parent;			/* [nesting]: the stmtid they hang from */
+	const char **note;			/* [nesting]: what they are to it */
+} ProfTreeWalk;
+
+static PlnWalkResult
+tree_stmt(PlnStmt *stmt, void *arg)
+{
+	ProfTreeWalk *tw = (ProfTreeWalk *) arg;
+	ProfStmtPlace *place = &tw->tree->places[tw->tree->nplaces++];
+
+	place->stmt = stmt;
+	place->parent = tw->parent[tw->nesting];
+	place->parent_note = tw->note[tw->nesting];
+	place->nesting = tw->nesting;
+	return PLN_WALK_CONTINUE;
+}
+
+static PlnWalkResult
+tree_body(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+{
+	ProfTreeWalk *tw = (ProfTreeWalk *) arg;
+
+	tw->nesting++;
+	tw->parent[tw->nesting] = stmt->stmtid;
+	tw->note[tw->nesting] = pln_body_role_name(body->role);
+	return PLN_WALK_CONTINUE;
 }
 
 static void
-walk_stmt(ProfTree *tree, PlnStmt *stmt, int parent, const char *note,
-		  int nesting)
+tree_body_done(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
 {
-	ProfStmtPlace *place = &tree->places[tree->nplaces++];
-	List	   *bodies;
-	ListCell   *lc;
-	int			n = 0;
-
-	check_stack_depth();
-	place->stmt = stmt;
-	place->parent = parent;
-	place->parent_note = note;
-	place->nesting = nesting;
-
-	bodies = pln_stmt_nested_bodies(stmt);
-	foreach(lc, bodies)
-	{
-		ListCell   *lc2;
-
-		foreach(lc2, (List *) lfirst(lc))
-			walk_stmt(tree, (PlnStmt *) lfirst(lc2), stmt->stmtid,
-					  body_note(stmt, n, list_length(bodies)), nesting + 1);
-		n++;
-	}
+	((ProfTreeWalk *) arg)->nesting--;
 }
+
+static const PlnStmtWalker prof_tree_walker = {
+	.stmt = tree_stmt,
+	.body = tree_body,
+	.body_done = tree_body_done,
+};
 
 /*
  * Compile the function (as the validator would) and find its counters.
@@ -1006,6 +985,7 @@ walk_stmt(ProfTree *tree, PlnStmt *stmt, int parent, const char *note,
 static void
 prof_tree(Oid funcoid, ProfTree *tree)
 {
+	ProfTreeWalk tw;
 	int			rc;
 
 	if (!pln_function_runs_on_plnimble(funcoid))
@@ -1022,7 +1002,13 @@ prof_tree(Oid funcoid, ProfTree *tree)
 
 	tree->places = palloc0(sizeof(ProfStmtPlace) * (tree->func->nstatements + 1));
 	tree->nplaces = 0;
-	walk_stmt(tree, (PlnStmt *) tree->func->action, 0, NULL, 0);
+	/* (statements nest at most nstatements deep) */
+	tw.tree = tree;
+	tw.nesting = 0;
+	tw.parent = palloc0(sizeof(int) * (tree->func->nstatements + 1));
+	tw.note = palloc0(sizeof(char *) * (tree->func->nstatements + 1));
+	(void) pln_walk_stmt((PlnStmt *) tree->func->action, &prof_tree_walker,
+						 &tw);
 
 	tree->stats = palloc0(sizeof(PlnProfStats) * (tree->func->nstatements + 1));
 	if (pln_prof_shared_active())
@@ -1378,52 +1364,64 @@ plnimble_coverage_statements(PG_FUNCTION_ARGS)
  * entered (and it failed).  A body without statements cannot be seen
  * running and is not counted.
  */
+/* The counts of plnimble_coverage_branches, over one statement's bodies */
+typedef struct BranchCount
+{
+	ProfTree   *tree;
+	int			branches;
+	int			taken;
+	uint64		entered;		/* runs of the statement's branches */
+} BranchCount;
+
+static bool
+count_branch(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+{
+	BranchCount *bc = (BranchCount *) arg;
+	uint64		count;
+
+	/* a block's own body is not a branch, its handlers are */
+	if (body->role == PLN_BODY_BLOCK || body->stmts == NIL)
+		return false;
+	bc->branches++;
+	count = stmt_stats(bc->tree, linitial(body->stmts))->exec_count;
+	if (count > 0)
+	{
+		bc->taken++;
+		bc->entered += count;
+	}
+	return false;
+}
+
 Datum
 plnimble_coverage_branches(PG_FUNCTION_ARGS)
 {
 	ProfTree	tree;
-	int			branches = 0;
-	int			taken = 0;
+	BranchCount bc;
 	int			i;
 
 	prof_tree(PG_GETARG_OID(0), &tree);
+	bc.tree = &tree;
+	bc.branches = 0;
+	bc.taken = 0;
 	for (i = 0; i < tree.nplaces; i++)
 	{
 		PlnStmt    *stmt = tree.places[i].stmt;
-		List	   *bodies;
-		ListCell   *lc;
-		uint64		entered = 0;
 
 		if (stmt->cmd_type == PLN_STMT_BLOCK && !is_handler_block(stmt))
 			continue;			/* one way through */
-		bodies = pln_stmt_nested_bodies(stmt);
-		foreach(lc, bodies)
-		{
-			List	   *body = (List *) lfirst(lc);
-
-			/* a block's own body is not a branch, its handlers are */
-			if (stmt->cmd_type == PLN_STMT_BLOCK && foreach_current_index(lc) == 0)
-				continue;
-			if (body == NIL)
-				continue;
-			branches++;
-			if (stmt_stats(&tree, linitial(body))->exec_count > 0)
-			{
-				taken++;
-				entered += stmt_stats(&tree, linitial(body))->exec_count;
-			}
-		}
+		bc.entered = 0;
+		(void) pln_stmt_visit_bodies(stmt, count_branch, &bc);
 		if (stmt->cmd_type == PLN_STMT_IF &&
 			((PlnStmtIf *) stmt)->else_body == NIL)
 		{
 			const PlnProfStats *st = stmt_stats(&tree, stmt);
 
-			branches++;
-			if (st->exec_count > entered + st->exec_err)
-				taken++;
+			bc.branches++;
+			if (st->exec_count > bc.entered + st->exec_err)
+				bc.taken++;
 		}
 	}
-	if (branches == 0)
+	if (bc.branches == 0)
 		PG_RETURN_NULL();
-	PG_RETURN_FLOAT8((double) taken / branches);
+	PG_RETURN_FLOAT8((double) bc.taken / bc.branches);
 }

@@ -737,6 +737,58 @@ prepare_plan(PlnExpr *expr)
 	MemoryContextSwitchTo(oldcontext);
 }
 
+/* What refresh_write_plan does in its subtransaction */
+typedef struct RefreshWritePlanArgs
+{
+	PlnExecState *estate;
+	PlnStmtExecSql *stmt;
+	const char *why;
+} RefreshWritePlanArgs;
+
+static void
+refresh_write_plan_work(void *arg)
+{
+	RefreshWritePlanArgs *args = (RefreshWritePlanArgs *) arg;
+	PlnStmtExecSql *stmt = args->stmt;
+	PlnWritePath *wpath = stmt->wpath;
+	PlnFunction *func = stmt->sqlstmt->func;
+	PlnExpr    *expr = wpath->expr;
+	CachedPlanSource *plansource;
+	CachedPlan *cplan;
+
+	if (expr->plan == NULL)
+	{
+		prepare_plan(expr);
+		plansource = the_plan_source(expr->plan);
+		args->why = plansource ? raw_statement_why_not(plansource) :
+			"it is more than one statement";
+		if (args->why == NULL)
+		{
+			InsertStmt *insert = (InsertStmt *) plansource->raw_parse_tree->stmt;
+			OnConflictClause *clause;
+
+			clause = MemoryContextAllocZero(plansource->context,
+											sizeof(OnConflictClause));
+			clause->type = T_OnConflictClause;
+			clause->action = ONCONFLICT_NOTHING;
+			clause->location = -1;
+			insert->onConflictClause = clause;
+			plansource->is_valid = false;
+		}
+	}
+	if (args->why == NULL)
+	{
+		plansource = the_plan_source(expr->plan);
+		cplan = SPI_plan_get_cached_plan(expr->plan);
+		if (cplan == NULL)
+			elog(ERROR, "could not plan \"%s\"", expr->query);
+		ReleaseCachedPlan(cplan, CurrentResourceOwner);
+		args->why = analyse_query(args->estate, stmt, plansource);
+	}
+	if (args->why != NULL)
+		args->why = MemoryContextStrdup(func->fn_cxt, args->why);
+}
+
 /*
  * Make (first) or bring up to date the statement's ON CONFLICT DO NOTHING
  * form, and analyse its query.  The first time, the statement's text is
@@ -757,9 +809,9 @@ refresh_write_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 {
 	PlnWritePath *wpath = stmt->wpath;
 	PlnFunction *func = stmt->sqlstmt->func;
-	MemoryContext oldcontext = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
-	const char *why = NULL;
+	RefreshWritePlanArgs args;
+	ErrorData  *edata;
+	const char *why;
 
 	/* (the values compiled for the plan this replaces) */
 	pln_forget_direct_values(&wpath->direct_values);
@@ -778,66 +830,18 @@ refresh_write_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 		wpath->expr = expr;
 	}
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcontext);
-	PG_TRY();
+	/*
+	 * Rolled back, not committed: what parsing and planning did in the
+	 * database is taking locks, which the INSERT takes again itself when it
+	 * runs (the plan stays, outside any transaction).
+	 */
+	args.estate = estate;
+	args.stmt = stmt;
+	args.why = NULL;
+	edata = pln_try_in_subtransaction(refresh_write_plan_work, &args, true);
+	why = args.why;
+	if (edata != NULL)
 	{
-		PlnExpr    *expr = wpath->expr;
-		CachedPlanSource *plansource;
-		CachedPlan *cplan;
-
-		if (expr->plan == NULL)
-		{
-			prepare_plan(expr);
-			plansource = the_plan_source(expr->plan);
-			why = plansource ? raw_statement_why_not(plansource) :
-				"it is more than one statement";
-			if (why == NULL)
-			{
-				InsertStmt *insert = (InsertStmt *) plansource->raw_parse_tree->stmt;
-				OnConflictClause *clause;
-
-				clause = MemoryContextAllocZero(plansource->context,
-												sizeof(OnConflictClause));
-				clause->type = T_OnConflictClause;
-				clause->action = ONCONFLICT_NOTHING;
-				clause->location = -1;
-				insert->onConflictClause = clause;
-				plansource->is_valid = false;
-			}
-		}
-		if (why == NULL)
-		{
-			plansource = the_plan_source(expr->plan);
-			cplan = SPI_plan_get_cached_plan(expr->plan);
-			if (cplan == NULL)
-				elog(ERROR, "could not plan \"%s\"", expr->query);
-			ReleaseCachedPlan(cplan, CurrentResourceOwner);
-			why = analyse_query(estate, stmt, plansource);
-		}
-		if (why != NULL)
-			why = MemoryContextStrdup(func->fn_cxt, why);
-
-		/*
-		 * Rolled back, not committed: what parsing and planning did in the
-		 * database is taking locks, which the INSERT takes again itself
-		 * when it runs (the plan stays, outside any transaction).
-		 */
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(oldcontext);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-
 		if (wpath->expr->plan != NULL)
 		{
 			SPI_freeplan(wpath->expr->plan);
@@ -851,7 +855,6 @@ refresh_write_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 										   edata->message));
 		FreeErrorData(edata);
 	}
-	PG_END_TRY();
 
 	wpath->query_why_not = why;
 	wpath->table_epoch = 0;
@@ -1117,7 +1120,7 @@ pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 		pln_end_unprotected_write(estate);
 	}
 
-	pln_allow_impure(estate, PLN_IMPURE_STATEMENT);
+	pln_start_savepoints_before(estate, PLN_IMPURE_STATEMENT);
 
 	/* for the next time */
 	if (stmt->write_path == PLN_WRITE_PATH_CANDIDATE ||
@@ -1349,7 +1352,7 @@ pln_write_path_conflict(PlnExecState *estate, PlnStmtExecSql *stmt)
 	if (named)
 		raise_duplicate(estate, stmt, &report);
 
-	pln_allow_impure(estate, PLN_IMPURE_STATEMENT);
+	pln_start_savepoints_before(estate, PLN_IMPURE_STATEMENT);
 	return false;
 }
 

@@ -8,11 +8,13 @@
 
 MODULE_big = plnimble
 EXTENSION = plnimble
-# The install script of every version, and the upgrade scripts between
-# them: CREATE EXTENSION plnimble VERSION '0.1' followed by ALTER EXTENSION
-# plnimble UPDATE must give what CREATE EXTENSION plnimble gives (tested by
-# sql/extension_upgrade.sql).
-DATA = plnimble--0.1.sql plnimble--1.0.sql plnimble--0.1--1.0.sql \
+# One install script, 0.1's, and the upgrade scripts from each version to
+# the next: CREATE EXTENSION plnimble installs the default version by
+# running 0.1's script and then the upgrade path (PostgreSQL chooses it when
+# the version has no install script of its own), so a fresh install and
+# an updated one run the same text (sql/extension_upgrade.sql compares
+# them).  A new version adds an upgrade script, never an install script.
+DATA = plnimble--0.1.sql plnimble--0.1--1.0.sql \
 	plnimble--1.0--1.1.sql plnimble--1.1--1.2.sql
 PGFILEDESC = "plnimble - PL/pgSQL-compatible language with lazy savepoints"
 
@@ -105,6 +107,14 @@ PLN_GIT_COMMIT := $(shell test "$$($(PLN_GIT) rev-parse --show-toplevel 2>/dev/n
 PLN_BUILD_TIME = $(shell date -u $(if $(SOURCE_DATE_EPOCH),-d @$(SOURCE_DATE_EPOCH)) +%Y-%m-%dT%H:%M:%SZ)
 
 include $(PGXS)
+
+# plnimble--1.0.sql was an install script until 1.2.  A copy an earlier
+# make install left would be a shorter path to the default version than
+# 0.1's script and the upgrades, and CREATE EXTENSION would take it.
+install: remove-old-install-scripts
+.PHONY: remove-old-install-scripts
+remove-old-install-scripts:
+	rm -f '$(DESTDIR)$(datadir)/$(datamoduledir)/plnimble--1.0.sql'
 
 # Parser generation.  The scanner needs the token numbers from gram.h.
 # One bison run writes both files: a grouped target (GNU make 4.3), so that

@@ -3,8 +3,6 @@
 
 \echo Use "ALTER EXTENSION plnimble UPDATE TO '1.0'" to load this file. \quit
 
---- BEGIN 1.0 objects (plnimble--1.0.sql has the same text) ---
-
 CREATE FUNCTION plnimble_version(
 	OUT library_version text,
 	OUT sql_version text,
@@ -391,8 +389,6 @@ CREATE FUNCTION plnimble_coverage_branches(funcoid regprocedure)
 
 COMMENT ON FUNCTION plnimble_coverage_branches(regprocedure) IS
 	'the fraction of a function''s branches taken while profiling';
-
---- END 1.0 objects ---
 
 -- plnimble_check_function (issue 20): static checking, as plpgsql_check does
 CREATE FUNCTION plnimble_check_function(funcoid regprocedure,

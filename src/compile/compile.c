@@ -76,6 +76,8 @@ static PlnFunction *do_compile(FunctionCallInfo fcinfo, HeapTuple procTup,
 							   PlnFunction *function, PlnFuncKey *hashkey,
 							   bool forValidator);
 static void finish_compile(PlnFunction *function, const char *proc_source);
+static void parse_and_finish(PlnFunction *function, const char *proc_source);
+static void end_compile(ErrorContextCallback *errcallback);
 static void compute_function_hashkey(FunctionCallInfo fcinfo,
 									 Form_pg_proc procStruct,
 									 PlnFuncKey *hashkey,
@@ -540,24 +542,13 @@ do_compile(FunctionCallInfo fcinfo, HeapTuple procTup, PlnFunction *function,
 							 true);
 	function->found_varno = var->dno;
 
-	/* parse the body */
-	if (pln_yyparse() != 0)
-		elog(ERROR, "PL/nimble parser returned an error");
-	function->action = pln_parse_result;
-	pln_scanner_finish();
-
-	finish_compile(function, proc_source);
+	parse_and_finish(function, proc_source);
 
 	/* done: keep the context for the life of the cache entry */
 	MemoryContextSetParent(func_cxt, CacheMemoryContext);
 	hash_insert(function, hashkey);
 
-	error_context_stack = errcallback.previous;
-	pln_error_funcname = NULL;
-	pln_check_syntax = false;
-	pln_curr_compile = NULL;
-	MemoryContextSwitchTo(pln_compile_tmp_cxt);
-	pln_compile_tmp_cxt = NULL;
+	end_compile(&errcallback);
 	return function;
 }
 
@@ -622,20 +613,34 @@ pln_compile_inline(char *proc_source)
 	function->found_varno = var->dno;
 
 	pln_scanner_init(proc_source);
+	parse_and_finish(function, proc_source);
+
+	end_compile(&errcallback);
+	return function;
+}
+
+/* Parse the body (the scanner is set up) and finish the function */
+static void
+parse_and_finish(PlnFunction *function, const char *proc_source)
+{
 	if (pln_yyparse() != 0)
 		elog(ERROR, "PL/nimble parser returned an error");
 	function->action = pln_parse_result;
 	pln_scanner_finish();
 
 	finish_compile(function, proc_source);
+}
 
-	error_context_stack = errcallback.previous;
+/* The end of a compilation that succeeded: the compiler's state is reset */
+static void
+end_compile(ErrorContextCallback *errcallback)
+{
+	error_context_stack = errcallback->previous;
 	pln_error_funcname = NULL;
 	pln_check_syntax = false;
 	pln_curr_compile = NULL;
 	MemoryContextSwitchTo(pln_compile_tmp_cxt);
 	pln_compile_tmp_cxt = NULL;
-	return function;
 }
 
 /*
@@ -991,6 +996,18 @@ datum_for_name(PlnNsItem *ns, int nwords, int nused, const char *lastword)
 	return NULL;
 }
 
+/* A word or dotted words name a variable: say which, for the scanner */
+static bool
+found_datum(PlnWDatum *wdatum, PlnDatum *datum, char *ident, bool quoted,
+			List *idents)
+{
+	wdatum->datum = datum;
+	wdatum->ident = ident;
+	wdatum->quoted = quoted;
+	wdatum->idents = idents;
+	return true;
+}
+
 /*
  * A single word: a variable if one by that name is visible and we are in
  * normal lookup mode (in DECLARE, names are being defined; inside SQL,
@@ -1009,13 +1026,7 @@ pln_parse_word(char *word1, const char *yytxt, bool lookup,
 		PlnDatum   *datum = ns ? datum_for_name(ns, 1, 1, NULL) : NULL;
 
 		if (datum != NULL)
-		{
-			wdatum->datum = datum;
-			wdatum->ident = word1;
-			wdatum->quoted = quoted;
-			wdatum->idents = NIL;
-			return true;
-		}
+			return found_datum(wdatum, datum, word1, quoted, NIL);
 	}
 
 	word->ident = word1;
@@ -1063,13 +1074,7 @@ parse_dotted(List *idents, PlnWDatum *wdatum, PlnCWord *cword)
 			idents = list_truncate(idents, 2);
 		}
 		if (datum != NULL)
-		{
-			wdatum->datum = datum;
-			wdatum->ident = NULL;
-			wdatum->quoted = false;
-			wdatum->idents = idents;
-			return true;
-		}
+			return found_datum(wdatum, datum, NULL, false, idents);
 	}
 
 	cword->idents = idents;

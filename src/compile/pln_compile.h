@@ -153,6 +153,8 @@ typedef struct PlnStmtKind
 {
 	const char *name;			/* untranslated */
 	bool		nests;			/* runs statements of its own */
+	bool		rows;			/* reports rows in eval_processed */
+	bool		quiet;			/* leaves a caught error's CONTEXT unseen */
 	bool		(*bodies) (PlnStmt *stmt, PlnBodyVisitor visit, void *arg);
 	const char *(*describe) (PlnStmt *stmt);	/* or NULL: the name */
 } PlnStmtKind;
@@ -172,13 +174,15 @@ typedef enum PlnWalkResult
  * stmt is called for each statement before its nested bodies, body for
  * each nested body before its statements, body_done after them (unless
  * skipped), stmt_done after the statement's bodies (also when they were
- * skipped).  arg is the walk's own state.
+ * skipped).  depth is the statement's nesting, 0 for the statements the
+ * walk starts with (for body, that of the statement it is nested in).
+ * arg is the walk's own state.
  */
 typedef struct PlnStmtWalker
 {
-	PlnWalkResult (*stmt) (PlnStmt *stmt, void *arg);
+	PlnWalkResult (*stmt) (PlnStmt *stmt, int depth, void *arg);
 	PlnWalkResult (*body) (PlnStmt *stmt, const PlnNestedBody *body,
-						   void *arg);
+						   int depth, void *arg);
 	void		(*body_done) (PlnStmt *stmt, const PlnNestedBody *body,
 							  void *arg);
 	void		(*stmt_done) (PlnStmt *stmt, void *arg);

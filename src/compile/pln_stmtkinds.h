@@ -19,7 +19,8 @@
  * This file has no include guard: include it with PLN_STMT_KIND defined,
  * and undefine that afterwards.
  *
- *	PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, exec, describe)
+ *	PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, rows, quiet, exec,
+ *				  describe)
  *
  * kind		the PlnStmtType value
  * node		the struct of a statement of the kind
@@ -41,6 +42,12 @@
  *			visitor, in the order they appear in the text; NULL exactly
  *			when nests is false.  Every walk over the tree goes through it
  *			(pln_walk_stmts), so a new kind's bodies are named once, here.
+ * rows		does it report the rows it processed in estate->eval_processed
+ *			(the profiler's row counts)?
+ * quiet	has it been reviewed to leave a caught error's CONTEXT unseen
+ *			when a handler runs it (savepoint.c, handler_hides_error)?
+ *			RAISE is, unless it re-raises the error bare (looked at per
+ *			statement).  A new kind is false until reviewed.
  * exec		int exec(PlnExecState *, node *): runs it
  * describe	const char *describe(PlnStmt *): the name, for kinds whose
  *			name depends on the statement (EXIT or CONTINUE); else NULL
@@ -51,30 +58,30 @@
  *-------------------------------------------------------------------------
  */
 
-/* kind, node, name, lazy, nests, bodies, exec, describe */
-PLN_STMT_KIND(PLN_STMT_BLOCK, PlnStmtBlock, gettext_noop("statement block"), true, true, bodies_block, exec_stmt_block, NULL)
-PLN_STMT_KIND(PLN_STMT_ASSIGN, PlnStmtAssign, gettext_noop("assignment"), true, false, NULL, exec_stmt_assign, NULL)
-PLN_STMT_KIND(PLN_STMT_IF, PlnStmtIf, "IF", true, true, bodies_if, exec_stmt_if, NULL)
-PLN_STMT_KIND(PLN_STMT_CASE, PlnStmtCase, "CASE", true, true, bodies_case, exec_stmt_case, NULL)
-PLN_STMT_KIND(PLN_STMT_LOOP, PlnStmtLoop, "LOOP", true, true, bodies_loop, exec_stmt_loop, NULL)
-PLN_STMT_KIND(PLN_STMT_WHILE, PlnStmtWhile, "WHILE", true, true, bodies_while, exec_stmt_while, NULL)
-PLN_STMT_KIND(PLN_STMT_FORI, PlnStmtForI, gettext_noop("FOR with integer loop variable"), true, true, bodies_fori, exec_stmt_fori, NULL)
-PLN_STMT_KIND(PLN_STMT_FORS, PlnStmtForS, gettext_noop("FOR over SELECT rows"), false, true, bodies_fors, exec_stmt_fors, NULL)
-PLN_STMT_KIND(PLN_STMT_EXIT, PlnStmtExit, "EXIT", true, false, NULL, exec_stmt_exit, describe_exit)
-PLN_STMT_KIND(PLN_STMT_RETURN, PlnStmtReturn, "RETURN", true, false, NULL, exec_stmt_return, NULL)
-PLN_STMT_KIND(PLN_STMT_RAISE, PlnStmtRaise, "RAISE", true, false, NULL, exec_stmt_raise, NULL)
-PLN_STMT_KIND(PLN_STMT_ASSERT, PlnStmtAssert, "ASSERT", true, false, NULL, exec_stmt_assert, NULL)
-PLN_STMT_KIND(PLN_STMT_EXECSQL, PlnStmtExecSql, gettext_noop("SQL statement"), false, false, NULL, exec_stmt_execsql, describe_execsql)
-PLN_STMT_KIND(PLN_STMT_PERFORM, PlnStmtPerform, "PERFORM", false, false, NULL, exec_stmt_perform, NULL)
-PLN_STMT_KIND(PLN_STMT_GETDIAG, PlnStmtGetDiag, "GET DIAGNOSTICS", false, false, NULL, exec_stmt_getdiag, describe_getdiag)
-PLN_STMT_KIND(PLN_STMT_DYNEXECUTE, PlnStmtDynExecute, "EXECUTE", false, false, NULL, exec_stmt_dynexecute, NULL)
-PLN_STMT_KIND(PLN_STMT_DYNFORS, PlnStmtDynForS, gettext_noop("FOR over EXECUTE statement"), false, true, bodies_dynfors, exec_stmt_dynfors, NULL)
-PLN_STMT_KIND(PLN_STMT_OPEN, PlnStmtOpen, "OPEN", false, false, NULL, exec_stmt_open, NULL)
-PLN_STMT_KIND(PLN_STMT_FETCH, PlnStmtFetch, "FETCH", false, false, NULL, exec_stmt_fetch, describe_fetch)
-PLN_STMT_KIND(PLN_STMT_CLOSE, PlnStmtClose, "CLOSE", false, false, NULL, exec_stmt_close, NULL)
-PLN_STMT_KIND(PLN_STMT_FORC, PlnStmtForC, gettext_noop("FOR over cursor"), false, true, bodies_forc, exec_stmt_forc, NULL)
-PLN_STMT_KIND(PLN_STMT_RETURN_NEXT, PlnStmtReturnNext, "RETURN NEXT", false, false, NULL, exec_stmt_return_next, NULL)
-PLN_STMT_KIND(PLN_STMT_RETURN_QUERY, PlnStmtReturnQuery, "RETURN QUERY", false, false, NULL, exec_stmt_return_query, NULL)
-PLN_STMT_KIND(PLN_STMT_FOREACH_A, PlnStmtForeachA, gettext_noop("FOREACH over array"), false, true, bodies_foreach_a, exec_stmt_foreach_a, NULL)
-PLN_STMT_KIND(PLN_STMT_COMMIT, PlnStmtCommit, "COMMIT", false, false, NULL, exec_stmt_commit, NULL)
-PLN_STMT_KIND(PLN_STMT_ROLLBACK, PlnStmtCommit, "ROLLBACK", false, false, NULL, exec_stmt_commit, NULL)
+/* kind, node, name, lazy, nests, bodies, rows, quiet, exec, describe */
+PLN_STMT_KIND(PLN_STMT_BLOCK, PlnStmtBlock, gettext_noop("statement block"), true, true, bodies_block, false, true, exec_stmt_block, NULL)
+PLN_STMT_KIND(PLN_STMT_ASSIGN, PlnStmtAssign, gettext_noop("assignment"), true, false, NULL, false, true, exec_stmt_assign, NULL)
+PLN_STMT_KIND(PLN_STMT_IF, PlnStmtIf, "IF", true, true, bodies_if, false, true, exec_stmt_if, NULL)
+PLN_STMT_KIND(PLN_STMT_CASE, PlnStmtCase, "CASE", true, true, bodies_case, false, true, exec_stmt_case, NULL)
+PLN_STMT_KIND(PLN_STMT_LOOP, PlnStmtLoop, "LOOP", true, true, bodies_loop, false, true, exec_stmt_loop, NULL)
+PLN_STMT_KIND(PLN_STMT_WHILE, PlnStmtWhile, "WHILE", true, true, bodies_while, false, true, exec_stmt_while, NULL)
+PLN_STMT_KIND(PLN_STMT_FORI, PlnStmtForI, gettext_noop("FOR with integer loop variable"), true, true, bodies_fori, false, true, exec_stmt_fori, NULL)
+PLN_STMT_KIND(PLN_STMT_FORS, PlnStmtForS, gettext_noop("FOR over SELECT rows"), false, true, bodies_fors, false, true, exec_stmt_fors, NULL)
+PLN_STMT_KIND(PLN_STMT_EXIT, PlnStmtExit, "EXIT", true, false, NULL, false, true, exec_stmt_exit, describe_exit)
+PLN_STMT_KIND(PLN_STMT_RETURN, PlnStmtReturn, "RETURN", true, false, NULL, false, true, exec_stmt_return, NULL)
+PLN_STMT_KIND(PLN_STMT_RAISE, PlnStmtRaise, "RAISE", true, false, NULL, false, true, exec_stmt_raise, NULL)
+PLN_STMT_KIND(PLN_STMT_ASSERT, PlnStmtAssert, "ASSERT", true, false, NULL, false, true, exec_stmt_assert, NULL)
+PLN_STMT_KIND(PLN_STMT_EXECSQL, PlnStmtExecSql, gettext_noop("SQL statement"), false, false, NULL, true, true, exec_stmt_execsql, describe_execsql)
+PLN_STMT_KIND(PLN_STMT_PERFORM, PlnStmtPerform, "PERFORM", false, false, NULL, true, true, exec_stmt_perform, NULL)
+PLN_STMT_KIND(PLN_STMT_GETDIAG, PlnStmtGetDiag, "GET DIAGNOSTICS", false, false, NULL, false, false, exec_stmt_getdiag, describe_getdiag)
+PLN_STMT_KIND(PLN_STMT_DYNEXECUTE, PlnStmtDynExecute, "EXECUTE", false, false, NULL, true, false, exec_stmt_dynexecute, NULL)
+PLN_STMT_KIND(PLN_STMT_DYNFORS, PlnStmtDynForS, gettext_noop("FOR over EXECUTE statement"), false, true, bodies_dynfors, false, false, exec_stmt_dynfors, NULL)
+PLN_STMT_KIND(PLN_STMT_OPEN, PlnStmtOpen, "OPEN", false, false, NULL, false, false, exec_stmt_open, NULL)
+PLN_STMT_KIND(PLN_STMT_FETCH, PlnStmtFetch, "FETCH", false, false, NULL, true, false, exec_stmt_fetch, describe_fetch)
+PLN_STMT_KIND(PLN_STMT_CLOSE, PlnStmtClose, "CLOSE", false, false, NULL, false, false, exec_stmt_close, NULL)
+PLN_STMT_KIND(PLN_STMT_FORC, PlnStmtForC, gettext_noop("FOR over cursor"), false, true, bodies_forc, false, false, exec_stmt_forc, NULL)
+PLN_STMT_KIND(PLN_STMT_RETURN_NEXT, PlnStmtReturnNext, "RETURN NEXT", false, false, NULL, false, false, exec_stmt_return_next, NULL)
+PLN_STMT_KIND(PLN_STMT_RETURN_QUERY, PlnStmtReturnQuery, "RETURN QUERY", false, false, NULL, true, false, exec_stmt_return_query, NULL)
+PLN_STMT_KIND(PLN_STMT_FOREACH_A, PlnStmtForeachA, gettext_noop("FOREACH over array"), false, true, bodies_foreach_a, false, false, exec_stmt_foreach_a, NULL)
+PLN_STMT_KIND(PLN_STMT_COMMIT, PlnStmtCommit, "COMMIT", false, false, NULL, false, false, exec_stmt_commit, NULL)
+PLN_STMT_KIND(PLN_STMT_ROLLBACK, PlnStmtCommit, "ROLLBACK", false, false, NULL, false, false, exec_stmt_commit, NULL)

@@ -89,27 +89,27 @@ typedef struct PlnDatum
 	int			dno;
 } PlnDatum;
 
-/* Fields common to the datums that can be named in the namespace */
+/*
+ * Fields common to the datums that can be named in the namespace, first in
+ * each of their structs, so that any of them can be read as a PlnVariable
+ */
+#define PLN_VARIABLE_FIELDS \
+	PlnDatumType dtype; \
+	int			dno; \
+	char	   *refname; \
+	int			lineno; \
+	bool		isconst; \
+	bool		notnull; \
+	struct PlnExpr *default_val
+
 typedef struct PlnVariable
 {
-	PlnDatumType dtype;
-	int			dno;
-	char	   *refname;
-	int			lineno;
-	bool		isconst;
-	bool		notnull;
-	struct PlnExpr *default_val;
+	PLN_VARIABLE_FIELDS;
 } PlnVariable;
 
 typedef struct PlnVar
 {
-	PlnDatumType dtype;
-	int			dno;
-	char	   *refname;
-	int			lineno;
-	bool		isconst;
-	bool		notnull;
-	struct PlnExpr *default_val;
+	PLN_VARIABLE_FIELDS;
 
 	PlnType    *datatype;
 
@@ -132,13 +132,7 @@ typedef struct PlnVar
 
 typedef struct PlnRow
 {
-	PlnDatumType dtype;
-	int			dno;
-	char	   *refname;
-	int			lineno;
-	bool		isconst;
-	bool		notnull;
-	struct PlnExpr *default_val;
+	PLN_VARIABLE_FIELDS;
 
 	int			nfields;
 	char	  **fieldnames;
@@ -149,13 +143,7 @@ typedef struct PlnRow
 
 typedef struct PlnRec
 {
-	PlnDatumType dtype;
-	int			dno;
-	char	   *refname;
-	int			lineno;
-	bool		isconst;
-	bool		notnull;
-	struct PlnExpr *default_val;
+	PLN_VARIABLE_FIELDS;
 
 	Oid			rectypeid;		/* RECORDOID, or a named composite type */
 	PlnType    *datatype;		/* its description, shared by all calls */
@@ -316,7 +304,7 @@ typedef struct PlnExpr
 /* one per line of pln_stmtkinds.h */
 typedef enum PlnStmtType
 {
-#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, exec, describe) kind,
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, rows, quiet, exec, describe) kind,
 #include "compile/pln_stmtkinds.h"
 #undef PLN_STMT_KIND
 } PlnStmtType;
@@ -325,7 +313,7 @@ typedef enum PlnStmtType
 enum
 {
 	PLN_STMT_NKINDS = 0
-#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, exec, describe) + 1
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, rows, quiet, exec, describe) + 1
 #include "compile/pln_stmtkinds.h"
 #undef PLN_STMT_KIND
 };

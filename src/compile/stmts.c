@@ -151,8 +151,8 @@ describe_fetch(PlnStmt *stmt)
 }
 
 const PlnStmtKind pln_stmt_kinds[] = {
-#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, exec, describe) \
-	[kind] = {name, nests, bodies, describe},
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, rows, quiet, exec, describe) \
+	[kind] = {name, nests, rows, quiet, bodies, describe},
 #include "compile/pln_stmtkinds.h"
 #undef PLN_STMT_KIND
 };
@@ -275,6 +275,10 @@ typedef struct WalkState
 {
 	const PlnStmtWalker *walker;
 	void	   *arg;
+	int			depth;			/* of the statements being visited */
+	/* pln_stmts_any's test and its argument */
+	PlnWalkResult (*test) (PlnStmt *stmt, void *arg);
+	void	   *test_arg;
 } WalkState;
 
 static bool walk_list(List *stmts, WalkState *ws);
@@ -284,17 +288,21 @@ walk_body(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
 {
 	WalkState  *ws = (WalkState *) arg;
 	const PlnStmtWalker *walker = ws->walker;
+	bool		stopped;
 
 	if (walker->body != NULL)
 	{
-		PlnWalkResult r = walker->body(stmt, body, ws->arg);
+		PlnWalkResult r = walker->body(stmt, body, ws->depth, ws->arg);
 
 		if (r == PLN_WALK_STOP)
 			return true;
 		if (r == PLN_WALK_SKIP)
 			return false;
 	}
-	if (walk_list(body->stmts, ws))
+	ws->depth++;
+	stopped = walk_list(body->stmts, ws);
+	ws->depth--;
+	if (stopped)
 		return true;
 	if (walker->body_done != NULL)
 		walker->body_done(stmt, body, ws->arg);
@@ -309,7 +317,7 @@ walk_one(PlnStmt *stmt, WalkState *ws)
 	PlnWalkResult r = PLN_WALK_CONTINUE;
 
 	if (walker->stmt != NULL)
-		r = walker->stmt(stmt, ws->arg);
+		r = walker->stmt(stmt, ws->depth, ws->arg);
 	if (r == PLN_WALK_STOP)
 		return true;
 	if (r == PLN_WALK_CONTINUE &&
@@ -336,6 +344,16 @@ walk_list(List *stmts, WalkState *ws)
 	return false;
 }
 
+static void
+init_walk(WalkState *ws, const PlnStmtWalker *walker, void *arg)
+{
+	ws->walker = walker;
+	ws->arg = arg;
+	ws->depth = 0;
+	ws->test = NULL;
+	ws->test_arg = NULL;
+}
+
 /*
  * Walk the statements of the list and, depth first in the order of the
  * text, every statement nested in them, calling the walker's functions
@@ -348,8 +366,7 @@ pln_walk_stmts(List *stmts, const PlnStmtWalker *walker, void *arg)
 {
 	WalkState	ws;
 
-	ws.walker = walker;
-	ws.arg = arg;
+	init_walk(&ws, walker, arg);
 	return walk_list(stmts, &ws);
 }
 
@@ -359,10 +376,18 @@ pln_walk_stmt(PlnStmt *stmt, const PlnStmtWalker *walker, void *arg)
 {
 	WalkState	ws;
 
-	ws.walker = walker;
-	ws.arg = arg;
+	init_walk(&ws, walker, arg);
 	check_stack_depth();
 	return walk_one(stmt, &ws);
+}
+
+/* pln_stmts_any's walker: its arg is the walk's own state */
+static PlnWalkResult
+any_stmt(PlnStmt *stmt, int depth, void *arg)
+{
+	WalkState  *ws = (WalkState *) arg;
+
+	return ws->test(stmt, ws->test_arg);
 }
 
 /*
@@ -373,9 +398,14 @@ bool
 pln_stmts_any(List *stmts, PlnWalkResult (*test) (PlnStmt *stmt, void *arg),
 			  void *arg)
 {
-	PlnStmtWalker walker = {.stmt = test};
+	static const PlnStmtWalker walker = {.stmt = any_stmt};
+	WalkState	ws;
 
-	return pln_walk_stmts(stmts, &walker, arg);
+	/* (any_stmt gets the walk's state itself) */
+	init_walk(&ws, &walker, &ws);
+	ws.test = test;
+	ws.test_arg = arg;
+	return walk_list(stmts, &ws);
 }
 
 /*

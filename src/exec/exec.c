@@ -659,7 +659,7 @@ exec_stmt_run(PlnExecState *estate, PlnStmt *stmt)
 		pg_unreachable();
 	switch (stmt->cmd_type)
 	{
-#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, exec, describe) \
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, rows, quiet, exec, describe) \
 		case kind: \
 			if (nests && estate->func->stmt_checks_stack[stmt->stmtid]) \
 				check_stack_depth(); \

@@ -147,16 +147,10 @@ format_param_values(PlnExecState *estate, ParamListInfo params)
 static void
 check_dynamic_result(int rc, const char *querystr)
 {
+	if (pln_spi_ran_query(rc))
+		return;
 	switch (rc)
 	{
-		case SPI_OK_SELECT:
-		case SPI_OK_INSERT:
-		case SPI_OK_UPDATE:
-		case SPI_OK_DELETE:
-		case SPI_OK_MERGE:
-		case SPI_OK_INSERT_RETURNING:
-		case SPI_OK_UPDATE_RETURNING:
-		case SPI_OK_DELETE_RETURNING:
 		case SPI_OK_UTILITY:
 		case SPI_OK_REWRITTEN:
 		case 0:					/* an empty command string */

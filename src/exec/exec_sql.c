@@ -83,18 +83,13 @@ check_execute_result(PlnExecState *estate, int rc, const char *query)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("unsupported transaction command in %s", PLN_LANG_TITLE)));
 
+	if (pln_spi_ran_query(rc))
+	{
+		exec_set_found(estate, SPI_processed != 0);
+		return;
+	}
 	switch (rc)
 	{
-		case SPI_OK_SELECT:
-		case SPI_OK_INSERT:
-		case SPI_OK_UPDATE:
-		case SPI_OK_DELETE:
-		case SPI_OK_MERGE:
-		case SPI_OK_INSERT_RETURNING:
-		case SPI_OK_UPDATE_RETURNING:
-		case SPI_OK_DELETE_RETURNING:
-			exec_set_found(estate, SPI_processed != 0);
-			break;
 		case SPI_OK_REWRITTEN:
 			exec_set_found(estate, false);
 			break;

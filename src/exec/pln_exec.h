@@ -254,6 +254,29 @@ extern int	exec_run_select(PlnExecState *estate, PlnExpr *expr,
 							long maxtuples, Portal *portalP);
 extern MemoryContext pln_transaction_eval_context(void);
 
+/*
+ * Did SPI (by its result code) run a SELECT or a statement that changes
+ * rows, with or without RETURNING?
+ */
+static inline bool
+pln_spi_ran_query(int rc)
+{
+	switch (rc)
+	{
+		case SPI_OK_SELECT:
+		case SPI_OK_INSERT:
+		case SPI_OK_UPDATE:
+		case SPI_OK_DELETE:
+		case SPI_OK_MERGE:
+		case SPI_OK_INSERT_RETURNING:
+		case SPI_OK_UPDATE_RETURNING:
+		case SPI_OK_DELETE_RETURNING:
+			return true;
+		default:
+			return false;
+	}
+}
+
 /* exec_sql.c: SQL statements */
 extern int	exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt);
 extern int	exec_stmt_perform(PlnExecState *estate, PlnStmtPerform *stmt);

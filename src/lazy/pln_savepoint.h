@@ -165,7 +165,7 @@ pln_stmt_may_run_lazily(PlnStmt *stmt)
 	/* generated from pln_stmtkinds.h; the compiler makes it one bit test */
 	switch (stmt->cmd_type)
 	{
-#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, exec, describe) \
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, rows, quiet, exec, describe) \
 		case kind: \
 			return lazy;
 #include "compile/pln_stmtkinds.h"

@@ -203,47 +203,17 @@ pln_block_catches(PlnStmtBlock *block, int sqlerrcode)
 static PlnWalkResult
 stmt_may_show_error_context(PlnStmt *stmt, void *arg)
 {
-	switch (stmt->cmd_type)
+	if (stmt->cmd_type == PLN_STMT_RAISE)
 	{
-		case PLN_STMT_RAISE:
-			{
-				PlnStmtRaise *raise = (PlnStmtRaise *) stmt;
+		PlnStmtRaise *raise = (PlnStmtRaise *) stmt;
 
-				if (raise->condname == NULL && raise->message == NULL &&
-					raise->options == NIL)
-					return PLN_WALK_STOP;
-				break;
-			}
-		case PLN_STMT_BLOCK:
-		case PLN_STMT_ASSIGN:
-		case PLN_STMT_IF:
-		case PLN_STMT_CASE:
-		case PLN_STMT_LOOP:
-		case PLN_STMT_WHILE:
-		case PLN_STMT_FORI:
-		case PLN_STMT_FORS:
-		case PLN_STMT_EXIT:
-		case PLN_STMT_RETURN:
-		case PLN_STMT_ASSERT:
-		case PLN_STMT_EXECSQL:
-		case PLN_STMT_PERFORM:
-			break;
-		case PLN_STMT_GETDIAG:
-		case PLN_STMT_DYNEXECUTE:
-		case PLN_STMT_DYNFORS:
-		case PLN_STMT_OPEN:
-		case PLN_STMT_FETCH:
-		case PLN_STMT_CLOSE:
-		case PLN_STMT_FORC:
-		case PLN_STMT_RETURN_NEXT:
-		case PLN_STMT_RETURN_QUERY:
-		case PLN_STMT_FOREACH_A:
-		case PLN_STMT_COMMIT:
-		case PLN_STMT_ROLLBACK:
-			/* not reviewed */
+		if (raise->condname == NULL && raise->message == NULL &&
+			raise->options == NIL)
 			return PLN_WALK_STOP;
 	}
-	return PLN_WALK_CONTINUE;
+	/* the column "quiet" of pln_stmtkinds.h */
+	return pln_stmt_kinds[stmt->cmd_type].quiet ?
+		PLN_WALK_CONTINUE : PLN_WALK_STOP;
 }
 
 /* Could these statements (at any depth) show a caught error's CONTEXT? */

@@ -897,6 +897,18 @@ check_growing_text(CheckState *cs, PlnStmtAssign *assign, Node *value)
 		 pstrdup("string_agg() or array_to_string() of an array builds it once."));
 }
 
+/* Is dno one of the n of dnos? */
+static bool
+dno_among(const int *dnos, int n, int dno)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (dnos[i] == dno)
+			return true;
+	return false;
+}
+
 /*
  * performance_warnings: a query in a FOR IN query loop whose variables are
  * all fields of that loop's row: one query with a join would do.
@@ -923,13 +935,8 @@ check_query_in_query_loop(CheckState *cs, PlnStmt *stmt, PlnExpr *expr)
 		else if (loopvar->dtype == PLN_DTYPE_ROW)
 		{
 			PlnRow	   *row = (PlnRow *) loopvar;
-			int			i;
-			bool		member = false;
 
-			for (i = 0; i < row->nfields; i++)
-				if (row->varnos[i] == dno)
-					member = true;
-			if (!member)
+			if (!dno_among(row->varnos, row->nfields, dno))
 				return;
 			any = true;
 		}
@@ -1309,9 +1316,8 @@ static int
 count_impure(CheckState *cs, List *stmts, PlnStmt **last)
 {
 	ImpureCount ic = {cs, 0, NULL};
-	PlnStmtWalker walker = {.stmt = count_if_impure};
 
-	(void) pln_walk_stmts(stmts, &walker, &ic);
+	(void) pln_stmts_any(stmts, count_if_impure, &ic);
 	if (ic.last != NULL)
 		*last = ic.last;
 	return ic.n;
@@ -1381,7 +1387,7 @@ check_savepoint_start(CheckState *cs, PlnStmtBlock *block)
 
 /* The checker's walk: a statement's own checks, before its bodies */
 static PlnWalkResult
-check_stmt_enter(PlnStmt *stmt, void *arg)
+check_stmt_enter(PlnStmt *stmt, int depth, void *arg)
 {
 	CheckState *cs = (CheckState *) arg;
 
@@ -1426,7 +1432,8 @@ check_stmt_leave(PlnStmt *stmt, void *arg)
 }
 
 static PlnWalkResult
-check_body_enter(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+check_body_enter(PlnStmt *stmt, const PlnNestedBody *body, int depth,
+				 void *arg)
 {
 	CheckState *cs = (CheckState *) arg;
 
@@ -1465,12 +1472,7 @@ check_stmts(CheckState *cs, List *stmts)
 static bool
 is_in_param(PlnFunction *func, int dno)
 {
-	int			i;
-
-	for (i = 0; i < func->fn_nargs; i++)
-		if (func->fn_argvarnos[i] == dno)
-			return true;
-	return false;
+	return dno_among(func->fn_argvarnos, func->fn_nargs, dno);
 }
 
 static bool
@@ -1483,19 +1485,11 @@ is_out_param(PlnFunction *func, int dno)
 	if (func->out_param_varno == dno)
 		return true;
 	out = func->datums[func->out_param_varno];
-	if (out->dtype == PLN_DTYPE_ROW)
-	{
-		PlnRow	   *row = (PlnRow *) out;
-		int			i;
-
-		for (i = 0; i < row->nfields; i++)
-			if (row->varnos[i] == dno)
-				return true;
-	}
-	return false;
+	return out->dtype == PLN_DTYPE_ROW &&
+		dno_among(((PlnRow *) out)->varnos, ((PlnRow *) out)->nfields, dno);
 }
 
-/* Collect the declared variables of every block (a walk) */
+/* Collect the declared variables of every block (for pln_stmts_any) */
 static PlnWalkResult
 collect_declared(PlnStmt *stmt, void *arg)
 {
@@ -1519,11 +1513,7 @@ check_variables(CheckState *cs)
 	bool	   *declared = palloc0(sizeof(bool) * func->ndatums);
 	int			dno;
 
-	{
-		PlnStmtWalker walker = {.stmt = collect_declared};
-
-		(void) pln_walk_stmt((PlnStmt *) func->action, &walker, declared);
-	}
+	(void) pln_stmts_any(list_make1(func->action), collect_declared, declared);
 
 	for (dno = 0; dno < func->ndatums; dno++)
 	{
@@ -1800,20 +1790,7 @@ check_arguments(FunctionCallInfo fcinfo, PlnCheckOptions *opts)
 	opts->newtable = PG_ARGISNULL(6) ? NULL : pstrdup(NameStr(*PG_GETARG_NAME(6)));
 	opts->oldtable = PG_ARGISNULL(7) ? NULL : pstrdup(NameStr(*PG_GETARG_NAME(7)));
 
-	if (!pln_function_runs_on_plnimble(funcoid))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("function %s is not run by %s",
-						format_procedure(funcoid), PLN_OWN_TITLE)));
-
-	/* analysis may run the function's immutable parts: as a call would */
-	if (pg_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&
-		!pg_proc_ownercheck(funcoid, GetUserId()))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for function %s",
-						format_procedure(funcoid)),
-				 errdetail("plnimble_check_function() needs EXECUTE on the function, or its ownership, as calling it would.")));
+	pln_tool_may_analyse(funcoid, "plnimble_check_function()");
 
 	if (get_func_rettype(funcoid) == TRIGGEROID && OidIsValid(opts->relid) &&
 		get_rel_relkind(opts->relid) == '\0')

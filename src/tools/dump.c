@@ -274,55 +274,44 @@ typedef struct DumpWalk
 {
 	StringInfo	buf;
 	PlnFunction *func;
-	int			depth;			/* of the statements being written */
 } DumpWalk;
 
-/* A statement: its line, name and details */
+/* A statement: its line, name and details, indented by its depth */
 static PlnWalkResult
-dump_stmt(PlnStmt *stmt, void *arg)
+dump_stmt(PlnStmt *stmt, int depth, void *arg)
 {
 	DumpWalk   *dw = (DumpWalk *) arg;
 
-	appendStringInfo(dw->buf, "%*sline %d: %s", dw->depth * 2 + 2, "",
+	appendStringInfo(dw->buf, "%*sline %d: %s", depth * 2 + 2, "",
 					 stmt->lineno, pln_stmt_typename(stmt));
 	dump_stmt_details(dw->buf, dw->func, stmt);
 	appendStringInfoChar(dw->buf, '\n');
 	return PLN_WALK_CONTINUE;
 }
 
-/* A nested body, one level deeper; a handler first names its conditions */
+/* A handler names its conditions before its statements */
 static PlnWalkResult
-dump_body(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+dump_body(PlnStmt *stmt, const PlnNestedBody *body, int depth, void *arg)
 {
-	DumpWalk   *dw = (DumpWalk *) arg;
+	StringInfo	buf = ((DumpWalk *) arg)->buf;
+	PlnExceptionAction *action = (PlnExceptionAction *) body->part;
+	PlnCondition *cond;
 
-	if (body->role == PLN_BODY_HANDLER)
-	{
-		PlnExceptionAction *action = (PlnExceptionAction *) body->part;
-		PlnCondition *cond;
-
-		appendStringInfo(dw->buf, "%*sline %d: handler for", dw->depth * 2 + 2,
-						 "", action->lineno);
-		for (cond = action->conditions; cond != NULL; cond = cond->next)
-			appendStringInfo(dw->buf, "%s %s",
-							 cond == action->conditions ? "" : " or",
-							 cond->condname);
-		appendStringInfoChar(dw->buf, '\n');
-	}
-	dw->depth++;
+	if (body->role != PLN_BODY_HANDLER)
+		return PLN_WALK_CONTINUE;
+	appendStringInfo(buf, "%*sline %d: handler for", depth * 2 + 2, "",
+					 action->lineno);
+	for (cond = action->conditions; cond != NULL; cond = cond->next)
+		appendStringInfo(buf, "%s %s",
+						 cond == action->conditions ? "" : " or",
+						 cond->condname);
+	appendStringInfoChar(buf, '\n');
 	return PLN_WALK_CONTINUE;
-}
-
-static void
-dump_body_done(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
-{
-	((DumpWalk *) arg)->depth--;
 }
 
 static const PlnStmtWalker dump_walker = {
 	.stmt = dump_stmt,
 	.body = dump_body,
-	.body_done = dump_body_done,
 };
 
 /*
@@ -344,7 +333,6 @@ pln_dump_function(PlnFunction *func)
 	appendStringInfoString(&buf, "statements:\n");
 	dw.buf = &buf;
 	dw.func = func;
-	dw.depth = 0;
 	(void) pln_walk_stmt((PlnStmt *) func->action, &dump_walker, &dw);
 
 	ereport(LOG,

@@ -53,7 +53,6 @@ typedef struct SavepointPlan
 	char	  **why;			/* per stmtid: why it needs a savepoint */
 	Tuplestorestate *out;
 	TupleDesc	outdesc;
-	int			depth;			/* of the lines being emitted */
 } SavepointPlan;
 
 static void analyse_stmts(SavepointPlan *sp, List *stmts);
@@ -386,7 +385,7 @@ stmt_own_impurity(SavepointPlan *sp, PlnStmt *stmt)
 
 /* Work out why[] for a statement (a walk of analyse_walker) */
 static PlnWalkResult
-analyse_stmt(PlnStmt *stmt, void *arg)
+analyse_stmt(PlnStmt *stmt, int depth, void *arg)
 {
 	SavepointPlan *sp = (SavepointPlan *) arg;
 
@@ -470,48 +469,38 @@ show_handler_block(SavepointPlan *sp, PlnStmtBlock *block, int depth)
 
 /* The plan view's walk: one line a statement, nested ones indented */
 static PlnWalkResult
-show_stmt(PlnStmt *stmt, void *arg)
+show_stmt(PlnStmt *stmt, int depth, void *arg)
 {
 	SavepointPlan *sp = (SavepointPlan *) arg;
 
 	if (stmt->cmd_type == PLN_STMT_BLOCK &&
 		((PlnStmtBlock *) stmt)->exceptions != NULL)
-		show_handler_block(sp, (PlnStmtBlock *) stmt, sp->depth);
+		show_handler_block(sp, (PlnStmtBlock *) stmt, depth);
 	else if (sp->why[stmt->stmtid] == NULL)
-		emit_line(sp, sp->depth, psprintf("line %d: %s: pure", stmt->lineno,
-										  pln_stmt_typename(stmt)));
+		emit_line(sp, depth, psprintf("line %d: %s: pure", stmt->lineno,
+									  pln_stmt_typename(stmt)));
 	else
-		emit_line(sp, sp->depth, psprintf("line %d: %s: needs a savepoint: %s",
-										  stmt->lineno,
-										  pln_stmt_typename(stmt),
-										  sp->why[stmt->stmtid]));
+		emit_line(sp, depth, psprintf("line %d: %s: needs a savepoint: %s",
+									  stmt->lineno,
+									  pln_stmt_typename(stmt),
+									  sp->why[stmt->stmtid]));
 	return PLN_WALK_CONTINUE;
 }
 
-/* A nested body one level deeper; a handler after a line of its own */
+/* A handler has a line of its own before its statements */
 static PlnWalkResult
-show_body(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+show_body(PlnStmt *stmt, const PlnNestedBody *body, int depth, void *arg)
 {
-	SavepointPlan *sp = (SavepointPlan *) arg;
-
 	if (body->role == PLN_BODY_HANDLER)
-		emit_line(sp, sp->depth,
+		emit_line((SavepointPlan *) arg, depth,
 				  psprintf("line %d: handler (runs after the block's savepoint is gone)",
 						   ((PlnExceptionAction *) body->part)->lineno));
-	sp->depth++;
 	return PLN_WALK_CONTINUE;
-}
-
-static void
-show_body_done(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
-{
-	((SavepointPlan *) arg)->depth--;
 }
 
 static const PlnStmtWalker show_walker = {
 	.stmt = show_stmt,
 	.body = show_body,
-	.body_done = show_body_done,
 };
 
 /*
@@ -544,6 +533,29 @@ pln_savepoint_start(PlnExecState *estate, char **why, PlnStmtBlock *block)
 	sp.estate = estate;
 	sp.why = why;
 	return first_impure_stmt(&sp, block->body);
+}
+
+/*
+ * May the tool (its SQL name, for the message) analyse the function?  It
+ * must run on plnimble, and since analysing it plans its expressions,
+ * which may run its immutable parts, the user must be allowed to call it.
+ */
+void
+pln_tool_may_analyse(Oid funcoid, const char *tool)
+{
+	if (!pln_function_runs_on_plnimble(funcoid))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("function %s is not run by %s",
+						format_procedure(funcoid), PLN_OWN_TITLE)));
+	if (pg_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&
+		!pg_proc_ownercheck(funcoid, GetUserId()))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for function %s",
+						format_procedure(funcoid)),
+				 errdetail("%s needs EXECUTE on the function, or its ownership, as calling it would.",
+						   tool)));
 }
 
 /* Is the function's language one whose call handler is ours? */
@@ -588,20 +600,7 @@ plnimble_savepoint_plan(PG_FUNCTION_ARGS)
 	List	   *top;
 	int			rc;
 
-	if (!pln_function_runs_on_plnimble(funcoid))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("function %s is not run by %s",
-						format_procedure(funcoid), PLN_OWN_TITLE)));
-
-	/* planning may run the function's immutable parts: as a call would */
-	if (pg_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&
-		!pg_proc_ownercheck(funcoid, GetUserId()))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for function %s",
-						format_procedure(funcoid)),
-				 errdetail("plnimble_savepoint_plan() needs EXECUTE on the function, or its ownership, as calling it would.")));
+	pln_tool_may_analyse(funcoid, "plnimble_savepoint_plan()");
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 
@@ -624,7 +623,6 @@ plnimble_savepoint_plan(PG_FUNCTION_ARGS)
 
 		top = list_make1(func->action);
 		analyse_stmts(&sp, top);
-		sp.depth = 0;
 		(void) pln_walk_stmts(top, &show_walker, &sp);
 
 		pln_destroy_econtext(&estate);

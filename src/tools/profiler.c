@@ -487,54 +487,16 @@ prof_call(PlnExecState *estate)
 	return (ProfCall *) PLN_PLUGIN_INFO(estate, &prof_plugin);
 }
 
-/* Does the statement report rows in estate->eval_processed? */
-static bool
-stmt_processes_rows(PlnStmt *stmt)
-{
-	switch (stmt->cmd_type)
-	{
-		case PLN_STMT_EXECSQL:
-		case PLN_STMT_DYNEXECUTE:
-		case PLN_STMT_PERFORM:
-		case PLN_STMT_RETURN_QUERY:
-		case PLN_STMT_FETCH:
-			return true;
-		case PLN_STMT_BLOCK:
-		case PLN_STMT_ASSIGN:
-		case PLN_STMT_IF:
-		case PLN_STMT_CASE:
-		case PLN_STMT_LOOP:
-		case PLN_STMT_WHILE:
-		case PLN_STMT_FORI:
-		case PLN_STMT_FORS:
-		case PLN_STMT_EXIT:
-		case PLN_STMT_RETURN:
-		case PLN_STMT_RAISE:
-		case PLN_STMT_ASSERT:
-		case PLN_STMT_GETDIAG:
-		case PLN_STMT_DYNFORS:
-		case PLN_STMT_OPEN:
-		case PLN_STMT_CLOSE:
-		case PLN_STMT_FORC:
-		case PLN_STMT_RETURN_NEXT:
-		case PLN_STMT_FOREACH_A:
-		case PLN_STMT_COMMIT:
-		case PLN_STMT_ROLLBACK:
-			break;
-	}
-	return false;
-}
-
 /* Fill in ProfStmtInfo for a statement (a walk of prof_info_walker) */
 static PlnWalkResult
-prof_fill_stmt(PlnStmt *stmt, void *arg)
+prof_fill_stmt(PlnStmt *stmt, int depth, void *arg)
 {
 	ProfStmtInfo *si = &((ProfStmtInfo *) arg)[stmt->stmtid];
 
 	if (stmt->cmd_type == PLN_STMT_BLOCK &&
 		((PlnStmtBlock *) stmt)->exceptions != NULL)
 		si->flags |= PROF_HANDLER_BLOCK;
-	if (stmt_processes_rows(stmt))
+	if (pln_stmt_kinds[stmt->cmd_type].rows)
 		si->flags |= PROF_ROWS;
 	if (stmt->cmd_type == PLN_STMT_ROLLBACK)
 		si->flags |= PROF_ROLLBACK;
@@ -543,7 +505,8 @@ prof_fill_stmt(PlnStmt *stmt, void *arg)
 
 /* ... and which statement follows each of a body's statements */
 static PlnWalkResult
-prof_fill_body(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+prof_fill_body(PlnStmt *stmt, const PlnNestedBody *body, int depth,
+			   void *arg)
 {
 	ProfStmtInfo *info = (ProfStmtInfo *) arg;
 
@@ -937,45 +900,36 @@ typedef struct ProfTree
 typedef struct ProfTreeWalk
 {
 	ProfTree   *tree;
-	int			nesting;		/* of the statements being visited */
-	int		   *parent;			/* [nesting]: the stmtid they hang from */
-	const char **note;			/* [nesting]: what they are to it */
+	int		   *parent;			/* [depth]: the stmtid statements hang from */
+	const char **note;			/* [depth]: what they are to it */
 } ProfTreeWalk;
 
 static PlnWalkResult
-tree_stmt(PlnStmt *stmt, void *arg)
+tree_stmt(PlnStmt *stmt, int depth, void *arg)
 {
 	ProfTreeWalk *tw = (ProfTreeWalk *) arg;
 	ProfStmtPlace *place = &tw->tree->places[tw->tree->nplaces++];
 
 	place->stmt = stmt;
-	place->parent = tw->parent[tw->nesting];
-	place->parent_note = tw->note[tw->nesting];
-	place->nesting = tw->nesting;
+	place->parent = tw->parent[depth];
+	place->parent_note = tw->note[depth];
+	place->nesting = depth;
 	return PLN_WALK_CONTINUE;
 }
 
 static PlnWalkResult
-tree_body(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+tree_body(PlnStmt *stmt, const PlnNestedBody *body, int depth, void *arg)
 {
 	ProfTreeWalk *tw = (ProfTreeWalk *) arg;
 
-	tw->nesting++;
-	tw->parent[tw->nesting] = stmt->stmtid;
-	tw->note[tw->nesting] = pln_body_role_name(body->role);
+	tw->parent[depth + 1] = stmt->stmtid;
+	tw->note[depth + 1] = pln_body_role_name(body->role);
 	return PLN_WALK_CONTINUE;
-}
-
-static void
-tree_body_done(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
-{
-	((ProfTreeWalk *) arg)->nesting--;
 }
 
 static const PlnStmtWalker prof_tree_walker = {
 	.stmt = tree_stmt,
 	.body = tree_body,
-	.body_done = tree_body_done,
 };
 
 /*
@@ -1004,7 +958,6 @@ prof_tree(Oid funcoid, ProfTree *tree)
 	tree->nplaces = 0;
 	/* (statements nest at most nstatements deep) */
 	tw.tree = tree;
-	tw.nesting = 0;
 	tw.parent = palloc0(sizeof(int) * (tree->func->nstatements + 1));
 	tw.note = palloc0(sizeof(char *) * (tree->func->nstatements + 1));
 	(void) pln_walk_stmt((PlnStmt *) tree->func->action, &prof_tree_walker,

@@ -440,14 +440,23 @@ typedef struct PlnStmtForI
 	List	   *body;
 } PlnStmtForI;
 
+/*
+ * The fields the loops over the rows of a query share (FOR over SELECT,
+ * over EXECUTE, over a cursor), first in each: the label, the loop's
+ * target (a record or a row; for a cursor, the loop's own record) and
+ * the body
+ */
+#define PLN_QUERY_LOOP_FIELDS \
+	PlnStmtType cmd_type; \
+	int			lineno; \
+	unsigned int stmtid; \
+	char	   *label; \
+	PlnVariable *var; \
+	List	   *body
+
 typedef struct PlnStmtForS
 {
-	PlnStmtType cmd_type;
-	int			lineno;
-	unsigned int stmtid;
-	char	   *label;
-	PlnVariable *var;			/* loop target: a record or a row */
-	List	   *body;
+	PLN_QUERY_LOOP_FIELDS;
 	PlnExpr    *query;
 } PlnStmtForS;
 
@@ -635,12 +644,7 @@ typedef struct PlnStmtClose
 /* FOR rec IN bound_cursor [(args)] LOOP */
 typedef struct PlnStmtForC
 {
-	PlnStmtType cmd_type;
-	int			lineno;
-	unsigned int stmtid;
-	char	   *label;
-	PlnVariable *var;			/* the loop's own record variable */
-	List	   *body;
+	PLN_QUERY_LOOP_FIELDS;
 	int			curvar;
 	PlnExpr    *argquery;
 } PlnStmtForC;
@@ -693,12 +697,7 @@ typedef struct PlnStmtDynExecute
 /* FOR target IN EXECUTE string [USING expr, ...] LOOP */
 typedef struct PlnStmtDynForS
 {
-	PlnStmtType cmd_type;
-	int			lineno;
-	unsigned int stmtid;
-	char	   *label;
-	PlnVariable *var;			/* loop target: a record or a row */
-	List	   *body;
+	PLN_QUERY_LOOP_FIELDS;
 	PlnExpr    *query;
 	List	   *params;
 } PlnStmtDynForS;

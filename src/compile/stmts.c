@@ -42,25 +42,46 @@ visit_body(PlnStmt *stmt, PlnBodyRole role, List *stmts, void *part,
 	return visit(stmt, &body, arg);
 }
 
+/* (in a bodies function: hand one body over, stop if the visitor stops) */
+#define VISIT_BODY(role, stmts, part) \
+	do { \
+		if (visit_body(stmt, (role), (stmts), (part), visit, arg)) \
+			return true; \
+	} while (0)
+
 static bool
 bodies_block(PlnStmt *stmt, PlnBodyVisitor visit, void *arg)
 {
 	PlnStmtBlock *block = (PlnStmtBlock *) stmt;
 	ListCell   *lc;
 
-	if (visit_body(stmt, PLN_BODY_BLOCK, block->body, NULL, visit, arg))
-		return true;
-	if (block->exceptions != NULL)
+	VISIT_BODY(PLN_BODY_BLOCK, block->body, NULL);
+	if (block->exceptions == NULL)
+		return false;
+	foreach(lc, block->exceptions->actions)
 	{
-		foreach(lc, block->exceptions->actions)
-		{
-			PlnExceptionAction *action = (PlnExceptionAction *) lfirst(lc);
+		PlnExceptionAction *action = (PlnExceptionAction *) lfirst(lc);
 
-			if (visit_body(stmt, PLN_BODY_HANDLER, action->action, action,
-						   visit, arg))
-				return true;
-		}
+		VISIT_BODY(PLN_BODY_HANDLER, action->action, action);
 	}
+	return false;
+}
+
+/*
+ * The branches of IF (ELSIF) or CASE (WHEN), then the ELSE: each branch
+ * is a struct with its statement list at stmts_offset
+ */
+static bool
+visit_branches(PlnStmt *stmt, PlnBodyRole role, List *branches,
+			   size_t stmts_offset, List *else_stmts,
+			   PlnBodyVisitor visit, void *arg)
+{
+	ListCell   *lc;
+
+	foreach(lc, branches)
+		VISIT_BODY(role, *(List **) ((char *) lfirst(lc) + stmts_offset),
+				   lfirst(lc));
+	VISIT_BODY(PLN_BODY_ELSE, else_stmts, NULL);
 	return false;
 }
 
@@ -68,35 +89,24 @@ static bool
 bodies_if(PlnStmt *stmt, PlnBodyVisitor visit, void *arg)
 {
 	PlnStmtIf  *ifs = (PlnStmtIf *) stmt;
-	ListCell   *lc;
 
-	if (visit_body(stmt, PLN_BODY_THEN, ifs->then_body, NULL, visit, arg))
-		return true;
-	foreach(lc, ifs->elsif_list)
-	{
-		PlnIfElsif *elsif = (PlnIfElsif *) lfirst(lc);
-
-		if (visit_body(stmt, PLN_BODY_ELSIF, elsif->stmts, elsif, visit, arg))
-			return true;
-	}
-	return visit_body(stmt, PLN_BODY_ELSE, ifs->else_body, NULL, visit, arg);
+	VISIT_BODY(PLN_BODY_THEN, ifs->then_body, NULL);
+	return visit_branches(stmt, PLN_BODY_ELSIF, ifs->elsif_list,
+						  offsetof(PlnIfElsif, stmts), ifs->else_body,
+						  visit, arg);
 }
 
 static bool
 bodies_case(PlnStmt *stmt, PlnBodyVisitor visit, void *arg)
 {
 	PlnStmtCase *cases = (PlnStmtCase *) stmt;
-	ListCell   *lc;
 
-	foreach(lc, cases->case_when_list)
-	{
-		PlnCaseWhen *when = (PlnCaseWhen *) lfirst(lc);
-
-		if (visit_body(stmt, PLN_BODY_WHEN, when->stmts, when, visit, arg))
-			return true;
-	}
-	return visit_body(stmt, PLN_BODY_ELSE, cases->else_stmts, NULL, visit, arg);
+	return visit_branches(stmt, PLN_BODY_WHEN, cases->case_when_list,
+						  offsetof(PlnCaseWhen, stmts), cases->else_stmts,
+						  visit, arg);
 }
+
+#undef VISIT_BODY
 
 /* The loops: one body each, run repeatedly */
 #define LOOP_BODIES(fn, node) \

@@ -149,21 +149,27 @@ pln_plugin_registry(void)
 	return *var;
 }
 
+/* The link of the chain that points to the consumer, or its NULL end */
+static inline PlnPlugin **
+pln_plugin_link(PlnPlugin *plugin)
+{
+	PlnPlugin **link = &pln_plugin_registry()->first;
+
+	while (*link != NULL && *link != plugin)
+		link = &(*link)->next;
+	return link;
+}
+
 /* Attach a consumer at the end of the chain */
 static inline void
 pln_plugin_attach(PlnPlugin *plugin)
 {
-	PlnPluginRegistry *reg = pln_plugin_registry();
-	PlnPlugin **link = &reg->first;
+	PlnPlugin **link = pln_plugin_link(plugin);
 
-	while (*link != NULL)
-	{
-		if (*link == plugin)
-			return;				/* attached already */
-		link = &(*link)->next;
-	}
+	if (*link == plugin)
+		return;					/* attached already */
 	plugin->next = NULL;
-	plugin->slot = reg->nslots++;
+	plugin->slot = pln_plugin_registry()->nslots++;
 	*link = plugin;
 }
 
@@ -171,19 +177,22 @@ pln_plugin_attach(PlnPlugin *plugin)
 static inline void
 pln_plugin_detach(PlnPlugin *plugin)
 {
-	PlnPluginRegistry *reg = pln_plugin_registry();
-	PlnPlugin **link = &reg->first;
+	PlnPlugin **link = pln_plugin_link(plugin);
 
-	while (*link != NULL)
-	{
-		if (*link == plugin)
-		{
-			*link = plugin->next;
-			plugin->next = NULL;
-			return;
-		}
-		link = &(*link)->next;
-	}
+	if (*link != plugin)
+		return;					/* not attached */
+	*link = plugin->next;
+	plugin->next = NULL;
+}
+
+/* Attach or detach (a setting's assign hook, say) */
+static inline void
+pln_plugin_set_attached(PlnPlugin *plugin, bool attached)
+{
+	if (attached)
+		pln_plugin_attach(plugin);
+	else
+		pln_plugin_detach(plugin);
 }
 
 /* ----------

@@ -110,39 +110,32 @@ pln_plugin_call_setup(PlnExecState *estate)
 	for ((p) = (estate)->plugins->chain; (p) != NULL; (p) = (p)->next) \
 		if ((p)->slot < (estate)->plugins->nslots)
 
+/* Call the member of every such consumer that has it */
+#define CALL_EACH_PLUGIN(estate, member, ...) \
+	do { \
+		PlnPlugin  *p_; \
+		FOR_EACH_PLUGIN(p_, estate) \
+		{ \
+			if (p_->member) \
+				p_->member(__VA_ARGS__); \
+		} \
+	} while (0)
+
 void
 pln_plugin_call_beg(PlnExecState *estate)
 {
-	PlnPlugin  *p;
-
-	FOR_EACH_PLUGIN(p, estate)
-	{
-		if (p->func_beg)
-			p->func_beg(estate, estate->func);
-	}
+	CALL_EACH_PLUGIN(estate, func_beg, estate, estate->func);
 }
 
 void
 pln_plugin_call_end(PlnExecState *estate)
 {
-	PlnPlugin  *p;
-
-	FOR_EACH_PLUGIN(p, estate)
-	{
-		if (p->func_end)
-			p->func_end(estate, estate->func);
-	}
+	CALL_EACH_PLUGIN(estate, func_end, estate, estate->func);
 }
 
 void
 pln_plugin_block_event(PlnExecState *estate, PlnStmtBlock *block,
 					   PlnBlockEvent event)
 {
-	PlnPlugin  *p;
-
-	FOR_EACH_PLUGIN(p, estate)
-	{
-		if (p->block_event)
-			p->block_event(estate, block, event);
-	}
+	CALL_EACH_PLUGIN(estate, block_event, estate, block, event);
 }

@@ -684,82 +684,42 @@ contains_exit(List *stmts)
 
 static bool stmts_never_end(List *stmts);
 
-/* Does running the statement never continue with the next one? */
+/*
+ * May running the body continue after the statement it is nested in (for
+ * pln_stmt_visit_bodies: true stops the visit)?  A loop's body may: the
+ * loop can end (LOOP is looked at on its own).  A CASE without ELSE
+ * raises case_not_found when no WHEN matches.
+ */
+static bool
+branch_may_end(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+{
+	if (body->role == PLN_BODY_LOOP)
+		return true;
+	if (body->role == PLN_BODY_ELSE && stmt->cmd_type == PLN_STMT_CASE &&
+		!((PlnStmtCase *) stmt)->have_else)
+		return false;
+	return !stmts_never_end(body->stmts);
+}
+
+/*
+ * Does running the statement never continue with the next one?  When in
+ * doubt it may (a statement found unreachable is only a warning).
+ */
 static bool
 stmt_never_ends(PlnStmt *stmt)
 {
-	ListCell   *lc;
-
-	switch (stmt->cmd_type)
-	{
-		case PLN_STMT_RETURN:
-			return true;
-		case PLN_STMT_RAISE:
-			return ((PlnStmtRaise *) stmt)->elog_level >= ERROR;
-		case PLN_STMT_EXIT:
-			return ((PlnStmtExit *) stmt)->cond == NULL;
-		case PLN_STMT_BLOCK:
-			{
-				PlnStmtBlock *block = (PlnStmtBlock *) stmt;
-
-				if (!stmts_never_end(block->body))
-					return false;
-				if (block->exceptions)
-				{
-					foreach(lc, block->exceptions->actions)
-						if (!stmts_never_end(((PlnExceptionAction *) lfirst(lc))->action))
-							return false;
-				}
-				return true;
-			}
-		case PLN_STMT_IF:
-			{
-				PlnStmtIf  *ifs = (PlnStmtIf *) stmt;
-
-				if (ifs->else_body == NIL || !stmts_never_end(ifs->then_body) ||
-					!stmts_never_end(ifs->else_body))
-					return false;
-				foreach(lc, ifs->elsif_list)
-					if (!stmts_never_end(((PlnIfElsif *) lfirst(lc))->stmts))
-						return false;
-				return true;
-			}
-		case PLN_STMT_CASE:
-			{
-				PlnStmtCase *cases = (PlnStmtCase *) stmt;
-
-				/* without ELSE, no match raises case_not_found */
-				if (cases->have_else && !stmts_never_end(cases->else_stmts))
-					return false;
-				foreach(lc, cases->case_when_list)
-					if (!stmts_never_end(((PlnCaseWhen *) lfirst(lc))->stmts))
-						return false;
-				return true;
-			}
-		case PLN_STMT_LOOP:
-			return !contains_exit(((PlnStmtLoop *) stmt)->body);
-		case PLN_STMT_ASSIGN:
-		case PLN_STMT_WHILE:
-		case PLN_STMT_FORI:
-		case PLN_STMT_FORS:
-		case PLN_STMT_ASSERT:
-		case PLN_STMT_EXECSQL:
-		case PLN_STMT_PERFORM:
-		case PLN_STMT_GETDIAG:
-		case PLN_STMT_DYNEXECUTE:
-		case PLN_STMT_DYNFORS:
-		case PLN_STMT_OPEN:
-		case PLN_STMT_FETCH:
-		case PLN_STMT_CLOSE:
-		case PLN_STMT_FORC:
-		case PLN_STMT_RETURN_NEXT:
-		case PLN_STMT_RETURN_QUERY:
-		case PLN_STMT_FOREACH_A:
-		case PLN_STMT_COMMIT:
-		case PLN_STMT_ROLLBACK:
-			break;
-	}
-	return false;
+	if (stmt->cmd_type == PLN_STMT_RETURN)
+		return true;
+	if (stmt->cmd_type == PLN_STMT_RAISE)
+		return ((PlnStmtRaise *) stmt)->elog_level >= ERROR;
+	if (stmt->cmd_type == PLN_STMT_EXIT)
+		return ((PlnStmtExit *) stmt)->cond == NULL;
+	if (stmt->cmd_type == PLN_STMT_LOOP)
+		return !contains_exit(((PlnStmtLoop *) stmt)->body);
+	/* a block, IF or CASE: when every way through it never ends */
+	if (!pln_stmt_kinds[stmt->cmd_type].nests)
+		return false;
+	return !pln_stmt_visit_bodies(stmt, branch_may_end, NULL);
 }
 
 static bool
@@ -1800,15 +1760,40 @@ check_arguments(FunctionCallInfo fcinfo, PlnCheckOptions *opts)
 	return funcoid;
 }
 
-/* What both SQL functions do first: check, and prepare the result set */
-static List *
-check_for_sql(FunctionCallInfo fcinfo, Oid *funcoid)
-{
-	PlnCheckOptions opts;
+/* How one of the SQL functions returns a finding */
+typedef void (*FindingOutput) (ReturnSetInfo *rsinfo, Oid funcoid,
+							   PlnCheckFinding *f);
 
-	*funcoid = check_arguments(fcinfo, &opts);
+/* What both SQL functions do: check, and return the findings */
+static Datum
+check_for_sql(FunctionCallInfo fcinfo, FindingOutput output)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	PlnCheckOptions opts;
+	Oid			funcoid;
+	ListCell   *lc;
+
+	funcoid = check_arguments(fcinfo, &opts);
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
-	return pln_check_function(*funcoid, &opts, NULL);
+	foreach(lc, pln_check_function(funcoid, &opts, NULL))
+		output(rsinfo, funcoid, (PlnCheckFinding *) lfirst(lc));
+	return (Datum) 0;
+}
+
+/* plnimble_check_function's output: the lines of a finding */
+static void
+output_lines(ReturnSetInfo *rsinfo, Oid funcoid, PlnCheckFinding *f)
+{
+	ListCell   *l;
+
+	foreach(l, pln_check_finding_lines(f))
+	{
+		Datum		value = CStringGetTextDatum((char *) lfirst(l));
+		bool		isnull = false;
+
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
+							 &value, &isnull);
+	}
 }
 
 /*
@@ -1818,25 +1803,7 @@ check_for_sql(FunctionCallInfo fcinfo, Oid *funcoid)
 Datum
 plnimble_check_function(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	Oid			funcoid;
-	List	   *findings = check_for_sql(fcinfo, &funcoid);
-	ListCell   *lc;
-
-	foreach(lc, findings)
-	{
-		ListCell   *l;
-
-		foreach(l, pln_check_finding_lines((PlnCheckFinding *) lfirst(lc)))
-		{
-			Datum		value = CStringGetTextDatum((char *) lfirst(l));
-			bool		isnull = false;
-
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
-								 &value, &isnull);
-		}
-	}
-	return (Datum) 0;
+	return check_for_sql(fcinfo, output_lines);
 }
 
 static Datum
@@ -1846,38 +1813,35 @@ text_or_null(const char *s, bool *isnull)
 	return s ? CStringGetTextDatum(s) : (Datum) 0;
 }
 
+/* plnimble_check_function_tb's output: a row */
+static void
+output_row(ReturnSetInfo *rsinfo, Oid funcoid, PlnCheckFinding *f)
+{
+	Datum		values[11];
+	bool		nulls[11];
+
+	values[0] = ObjectIdGetDatum(funcoid);
+	nulls[0] = false;
+	values[1] = Int32GetDatum(f->lineno);
+	nulls[1] = (f->lineno <= 0);
+	values[2] = text_or_null(f->stmtname, &nulls[2]);
+	values[3] = text_or_null(unpack_sql_state(f->sqlerrcode), &nulls[3]);
+	values[4] = text_or_null(f->message, &nulls[4]);
+	values[5] = text_or_null(f->detail, &nulls[5]);
+	values[6] = text_or_null(f->hint, &nulls[6]);
+	values[7] = text_or_null(pln_check_level_name(f->level), &nulls[7]);
+	values[8] = Int32GetDatum(f->position);
+	nulls[8] = (f->position <= 0);
+	values[9] = text_or_null(f->query, &nulls[9]);
+	values[10] = text_or_null(f->context, &nulls[10]);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
+
 /* plnimble_check_function_tb(...): one row a finding */
 Datum
 plnimble_check_function_tb(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	Oid			funcoid;
-	List	   *findings = check_for_sql(fcinfo, &funcoid);
-	ListCell   *lc;
-
-	foreach(lc, findings)
-	{
-		PlnCheckFinding *f = (PlnCheckFinding *) lfirst(lc);
-		Datum		values[11];
-		bool		nulls[11];
-
-		values[0] = ObjectIdGetDatum(funcoid);
-		nulls[0] = false;
-		values[1] = Int32GetDatum(f->lineno);
-		nulls[1] = (f->lineno <= 0);
-		values[2] = text_or_null(f->stmtname, &nulls[2]);
-		values[3] = text_or_null(unpack_sql_state(f->sqlerrcode), &nulls[3]);
-		values[4] = text_or_null(f->message, &nulls[4]);
-		values[5] = text_or_null(f->detail, &nulls[5]);
-		values[6] = text_or_null(f->hint, &nulls[6]);
-		values[7] = text_or_null(pln_check_level_name(f->level), &nulls[7]);
-		values[8] = Int32GetDatum(f->position);
-		nulls[8] = (f->position <= 0);
-		values[9] = text_or_null(f->query, &nulls[9]);
-		values[10] = text_or_null(f->context, &nulls[10]);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
-	return (Datum) 0;
+	return check_for_sql(fcinfo, output_row);
 }
 
 /*

@@ -105,6 +105,15 @@ dump_datum(StringInfo buf, PlnDatum *datum)
 	appendStringInfoChar(buf, '\n');
 }
 
+/* What RETURN or RETURN NEXT returns: a variable, or an expression */
+static void
+dump_returned(StringInfo buf, PlnFunction *func, int retvarno, PlnExpr *expr)
+{
+	if (retvarno >= 0)
+		dump_datum_name(buf, "", func, retvarno);
+	dump_expr(buf, "", expr);
+}
+
 /* The expressions and targets of a statement, after its name */
 static void
 dump_stmt_details(StringInfo buf, PlnFunction *func, PlnStmt *stmt)
@@ -171,9 +180,8 @@ dump_stmt_details(StringInfo buf, PlnFunction *func, PlnStmt *stmt)
 			dump_expr(buf, "when", ((PlnStmtExit *) stmt)->cond);
 			break;
 		case PLN_STMT_RETURN:
-			if (((PlnStmtReturn *) stmt)->retvarno >= 0)
-				dump_datum_name(buf, "", func, ((PlnStmtReturn *) stmt)->retvarno);
-			dump_expr(buf, "", ((PlnStmtReturn *) stmt)->expr);
+			dump_returned(buf, func, ((PlnStmtReturn *) stmt)->retvarno,
+						  ((PlnStmtReturn *) stmt)->expr);
 			break;
 		case PLN_STMT_RAISE:
 			{
@@ -245,9 +253,8 @@ dump_stmt_details(StringInfo buf, PlnFunction *func, PlnStmt *stmt)
 			dump_expr(buf, "arguments", ((PlnStmtForC *) stmt)->argquery);
 			break;
 		case PLN_STMT_RETURN_NEXT:
-			if (((PlnStmtReturnNext *) stmt)->retvarno >= 0)
-				dump_datum_name(buf, "", func, ((PlnStmtReturnNext *) stmt)->retvarno);
-			dump_expr(buf, "", ((PlnStmtReturnNext *) stmt)->expr);
+			dump_returned(buf, func, ((PlnStmtReturnNext *) stmt)->retvarno,
+						  ((PlnStmtReturnNext *) stmt)->expr);
 			break;
 		case PLN_STMT_RETURN_QUERY:
 			dump_expr(buf, "", ((PlnStmtReturnQuery *) stmt)->query);

@@ -739,30 +739,22 @@ prof_stmt_end(PlnExecState *estate, PlnStmt *stmt, bool tsc)
 	prof_stmt_ended(estate, call, r, stmt->stmtid, now);
 }
 
-static void
-prof_stmt_beg_gettime(PlnExecState *estate, PlnStmt *stmt)
-{
-	prof_stmt_beg(estate, stmt, false);
+/* The plugin's statement hooks, one pair for each clock */
+#define PROF_STMT_HOOKS(clock, tsc) \
+static void \
+prof_stmt_beg_##clock(PlnExecState *estate, PlnStmt *stmt) \
+{ \
+	prof_stmt_beg(estate, stmt, tsc); \
+} \
+static void \
+prof_stmt_end_##clock(PlnExecState *estate, PlnStmt *stmt) \
+{ \
+	prof_stmt_end(estate, stmt, tsc); \
 }
 
-static void
-prof_stmt_end_gettime(PlnExecState *estate, PlnStmt *stmt)
-{
-	prof_stmt_end(estate, stmt, false);
-}
-
+PROF_STMT_HOOKS(gettime, false)
 #ifdef PROF_HAVE_TSC
-static void
-prof_stmt_beg_tsc(PlnExecState *estate, PlnStmt *stmt)
-{
-	prof_stmt_beg(estate, stmt, true);
-}
-
-static void
-prof_stmt_end_tsc(PlnExecState *estate, PlnStmt *stmt)
-{
-	prof_stmt_end(estate, stmt, true);
-}
+PROF_STMT_HOOKS(tsc, true)
 #endif
 
 static void
@@ -848,10 +840,7 @@ prof_subxact_cb(SubXactEvent event, SubTransactionId mySubid,
 static void
 prof_assign(bool newval, void *extra)
 {
-	if (newval)
-		pln_plugin_attach(&prof_plugin);
-	else
-		pln_plugin_detach(&prof_plugin);
+	pln_plugin_set_attached(&prof_plugin, newval);
 }
 
 /* At module load (handler.c) */

@@ -222,10 +222,7 @@ tracer_stmt_end(PlnExecState *estate, PlnStmt *stmt)
 static void
 tracer_assign(bool newval, void *extra)
 {
-	if (newval)
-		pln_plugin_attach(&tracer_plugin);
-	else
-		pln_plugin_detach(&tracer_plugin);
+	pln_plugin_set_attached(&tracer_plugin, newval);
 	tracer_depth = 0;
 }
 

@@ -60,8 +60,8 @@ typedef enum PlnBlockEvent
  * What the exception-block layer needs of the executor above it: running
  * a block's body and its handlers, setting SQLSTATE and SQLERRM, telling
  * the plugin hook's consumers, and a few executor helpers.  The executor
- * hands them down once, in _PG_init (entry/handler.c), before any call
- * runs; every member is set.  exec_stmts is called once per entry of a
+ * hands them down once (pln_exec_init in exec.c, which _PG_init calls),
+ * before any call runs; every member is set.  exec_stmts is called once per entry of a
  * handler block (or per iteration of a loop of such blocks), the others
  * only when a subtransaction starts, an error is caught or a loop's body
  * ends otherwise than normally: no indirect call is on the per-statement

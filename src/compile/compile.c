@@ -1453,7 +1453,8 @@ pln_free_function_memory(PlnFunction *func)
 	func->fn_cxt = NULL;
 	func->fast = NULL;
 	func->fast_expr = NULL;
-	func->fast_shape = 'n';
+	/* (chosen again would be the ordinary path: fn_hashkey is NULL) */
+	func->call = NULL;
 }
 
 /*

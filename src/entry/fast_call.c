@@ -114,7 +114,9 @@ expr_reads_only_args(PlnFunction *func, PlnExpr *expr)
 }
 
 /*
- * Is the compiled function of the shape the fast entry serves?  A plain
+ * Is the compiled function of the shape the fast entry serves?  Asked
+ * once per compiled function, when the call handler chooses its call
+ * entry (handler.c, choose_call_entry).  A plain
  * function (not a procedure, trigger or set-returning function, no OUT
  * parameters, a result of a base type that is not a row or a domain), of
  * scalar arguments, whose body is one block without declarations holding
@@ -122,8 +124,8 @@ expr_reads_only_args(PlnFunction *func, PlnExpr *expr)
  * block's EXCEPTION clause, if any, may be anything: its handlers run on
  * the ordinary path.
  */
-static bool
-function_has_fast_shape(PlnFunction *func)
+bool
+pln_fast_call_fits(PlnFunction *func)
 {
 	PlnStmtBlock *block = func->action;
 	PlnStmtReturn *ret;
@@ -262,16 +264,9 @@ fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
 	PlnExpr    *expr;
 	int			i;
 
+	/* (the function has the shape: pln_fast_call_fits chose this entry) */
 	if (unlikely(fast == NULL))
 	{
-		if (func->fast_shape == 'n')
-			return false;
-		if (func->fast_shape == 0)
-		{
-			func->fast_shape = function_has_fast_shape(func) ? 'y' : 'n';
-			if (func->fast_shape == 'n')
-				return false;
-		}
 		func->fast = build_fast_call(func);
 		fast = func->fast;
 		func->fast_expr = fast->expr;
@@ -351,8 +346,10 @@ fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
 }
 
 /*
- * Run a call through the fast entry if its gate, fast_call_allowed, lets
- * it in, else on the ordinary path (pln_call_ordinary, handler.c).
+ * The call entry of a function of the fast entry's shape (chosen once by
+ * the call handler, see pln_fast_call_fits): run the call through the fast
+ * entry if its gate, fast_call_allowed, lets it in, else on the ordinary
+ * path (pln_call_ordinary, handler.c), without going back to the handler.
  *
  * When the expression raises an error that a handler of the block
  * catches, the call is run on the ordinary path with the error, which it
@@ -364,7 +361,7 @@ fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
  * set before sigsetjmp are used, none changed after it.
  */
 pln_no_stack_protector Datum
-pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo)
+pln_fast_call(FunctionCallInfo fcinfo, PlnFunction *func)
 {
 	sigjmp_buf *save_exception_stack = PG_exception_stack;
 	ErrorContextCallback *save_context_stack = error_context_stack;

@@ -28,10 +28,6 @@ struct PlnSavepointFrame
 	bool		unprotected_write;	/* is the write path running or done in
 									 * it?  Then it catches nothing (see
 									 * write_path.c) */
-	bool		duplicate_to_handler;	/* the write path found a duplicate
-										 * for its handler, without raising
-										 * the error (see
-										 * pln_hand_duplicate_to_handler) */
 
 	/* saved on entry to the block */
 	MemoryContext entry_context;
@@ -73,7 +69,7 @@ extern void pln_begin_unprotected_write(PlnExecState *estate);
 extern void pln_end_unprotected_write(PlnExecState *estate);
 extern bool pln_error_context_unseen(PlnExecState *estate, int sqlerrcode);
 extern bool pln_write_path_error_unseen(PlnExecState *estate);
-extern bool pln_hand_duplicate_to_handler(PlnExecState *estate);
+extern bool pln_handler_may_take_duplicate(PlnExecState *estate);
 extern bool pln_innermost_frame_is_lazy(PlnStmt **stmt);	/* lazy_check.c */
 
 /*
@@ -89,24 +85,25 @@ extern bool pln_lazy_check_exempt;
 /*
  * May the statement start running inside a handler block that has no
  * subtransaction yet?  The column "lazy" of pln_stmtkinds.h says, but for
- * one case: a SELECT expr INTO variable that runs as an assignment
- * (exec_stmt_execsql) may, once its first run has established that.
+ * two cases: a SELECT expr INTO variable that runs as an assignment
+ * (exec_stmt_execsql) may, once its first run has established that; and
+ * an INSERT that the write path may run (write_path.c).
  */
 static inline bool
 pln_stmt_may_run_lazily(PlnStmt *stmt)
 {
 	/*
 	 * SELECT expr INTO var run as an assignment (see exec_stmt_execsql) is
-	 * the one exception to the table's lazy column.
+	 * the first exception to the table's lazy column.
 	 */
 	if (stmt->cmd_type == PLN_STMT_EXECSQL &&
 		((PlnStmtExecSql *) stmt)->simple_into)
 		return true;
 
 	/*
-	 * Nor may an INSERT that the write path may run without the block's
-	 * subtransaction: it decides as it starts (pln_write_path_plan), and
-	 * passes the gate itself when it does not take the path.
+	 * The second: an INSERT that the write path may run without the
+	 * block's subtransaction.  It decides as it starts (pln_write_path_run),
+	 * and passes the gate itself when it does not take the path.
 	 */
 	if (stmt->cmd_type == PLN_STMT_EXECSQL &&
 		((PlnStmtExecSql *) stmt)->write_path != PLN_WRITE_PATH_NONE &&

@@ -218,6 +218,9 @@ typedef struct PlnSavepointStats
 	uint64		errors_caught_lazy;
 	uint64		errors_caught_subxact;
 	uint64		writes_without_savepoint;	/* write path runs (write_path.c) */
+	uint64		fast_calls;		/* calls the fast entry ran to their end,
+								 * or to an error it let go up
+								 * (entry/fast_call.c) */
 } PlnSavepointStats;
 
 extern PlnSavepointStats pln_stats;

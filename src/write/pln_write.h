@@ -39,9 +39,12 @@ extern PlnWriteOutcome pln_write_path_run(PlnExecState *estate,
 extern void pln_write_path_init(void);
 extern bool pln_table_checks_current(uint64 epoch);
 extern char *pln_write_path_block_status(PlnExecState *estate,
-										 PlnStmtBlock *block);
+										 PlnStmtBlock *block,
+										 PlnStmt *savepoint_at);
 extern bool pln_write_path_block_qualifies(PlnExecState *estate,
-										   PlnStmtBlock *block);
+										   PlnStmtBlock *block,
+										   PlnStmt *savepoint_at);
+extern bool pln_handlers_catch_only_unique_violation(PlnStmtBlock *block);
 
 /* write_direct.c */
 typedef enum PlnDirectOutcome

@@ -214,6 +214,57 @@ text_is_insert(const char *query)
 		  query[6] == '_' || query[6] == '$');
 }
 
+/* Does the block's body end with an INSERT (not a CALL)? */
+static inline bool
+ends_with_insert(PlnStmtBlock *block)
+{
+	PlnStmt    *last = (PlnStmt *) llast(block->body);
+
+	return last->cmd_type == PLN_STMT_EXECSQL &&
+		!((PlnStmtExecSql *) last)->is_call &&
+		text_is_insert(((PlnStmtExecSql *) last)->sqlstmt->query);
+}
+
+/*
+ * The write path's conditions on the block and on the moment, in one
+ * table read by the run time (pln_write_path_mark, write_path_may_start),
+ * the plan view and the checker (block_why_not_now): X(fails, reason),
+ * one row per condition in the order they are tested; "fails" is true
+ * when the condition does not hold, "reason" is what the plan view and
+ * the checker say then.  The rows read block (the block with handlers)
+ * and estate (the call).
+ *
+ * WRITE_BLOCK_CONDITIONS are checked when the function is compiled
+ * (pln_write_path_mark); WRITE_MOMENT_CONDITIONS each time the INSERT
+ * starts (write_path_may_start), and by the plan view as they are when it
+ * runs, not by the checker.  The conditions on the statement and its
+ * table have reasons naming what fails: analyse_query,
+ * raw_statement_why_not and table_why_not, which all three use too.
+ */
+#define WRITE_BLOCK_CONDITIONS(X) \
+	X(!handlers_catch_only_unique_violation(block), \
+	  "its handlers catch conditions other than unique_violation") \
+	X(block->body == NIL, \
+	  "its body is empty") \
+	X(!ends_with_insert(block), \
+	  "its body does not end with an INSERT")
+
+#define WRITE_MOMENT_CONDITIONS(X) \
+	X(!pln_write_path, \
+	  "plnimble.write_path is off") \
+	X(GetCurrentTransactionNestLevel() != 1, \
+	  "a subtransaction is open (a SAVEPOINT, or an exception block of a caller)") \
+	X(XactIsoLevel != XACT_READ_COMMITTED, \
+	  "the transaction is not READ COMMITTED") \
+	X(XactReadOnly || estate->readonly_func, \
+	  "the transaction or the function is read-only") \
+	X(IsInParallelMode(), \
+	  "the transaction is in parallel mode")
+
+#define WRITE_CONDITION_TEST(fails, reason) \
+	if (fails) \
+		return reason;
+
 /*
  * Why a block with handlers cannot use the write path whatever its INSERT
  * is, or NULL; *insert is then its last statement.
@@ -221,20 +272,25 @@ text_is_insert(const char *query)
 static const char *
 block_why_not(PlnStmtBlock *block, PlnStmtExecSql **insert)
 {
-	PlnStmt    *last;
-
 	*insert = NULL;
-	if (!handlers_catch_only_unique_violation(block))
-		return "its handlers catch conditions other than unique_violation";
-	if (block->body == NIL)
-		return "its body is empty";
-	last = (PlnStmt *) llast(block->body);
-	if (last->cmd_type != PLN_STMT_EXECSQL ||
-		((PlnStmtExecSql *) last)->is_call ||
-		!text_is_insert(((PlnStmtExecSql *) last)->sqlstmt->query))
-		return "its body does not end with an INSERT";
-	*insert = (PlnStmtExecSql *) last;
+	WRITE_BLOCK_CONDITIONS(WRITE_CONDITION_TEST)
+	*insert = (PlnStmtExecSql *) llast(block->body);
 	return NULL;
+}
+
+/* Why the moment does not allow the write path, or NULL */
+static inline const char *
+moment_why_not(PlnExecState *estate)
+{
+	WRITE_MOMENT_CONDITIONS(WRITE_CONDITION_TEST)
+	return NULL;
+}
+
+/* For the checker: do the block's handlers catch only unique_violation? */
+bool
+pln_handlers_catch_only_unique_violation(PlnStmtBlock *block)
+{
+	return handlers_catch_only_unique_violation(block);
 }
 
 /*
@@ -1083,23 +1139,22 @@ write_path_may_start(PlnExecState *estate, PlnStmtExecSql *stmt,
 	*took_lock = false;
 
 	/*
-	 * No subtransaction may be open (a SAVEPOINT, a block of a caller, a
+	 * The block's frame must be the innermost, without its subtransaction,
+	 * and the moment must allow (WRITE_MOMENT_CONDITIONS).  No
+	 * subtransaction may be open (a SAVEPOINT, a block of a caller, a
 	 * block around this one): the row would belong to it, where PL/pgSQL's
 	 * belongs to the block's own subtransaction, committed into it, and a
 	 * concurrent inserter of the same key waits for the one or the other
 	 * differently (for the top-level transaction under PL/pgSQL, so it
 	 * keeps waiting when the enclosing subtransaction is rolled back).
 	 */
-	if (pln_write_path && frame != NULL && !frame->materialized &&
-		frame->outer == NULL && GetCurrentTransactionNestLevel() == 1 &&
-		frame->block == stmt->wpath->block &&
-		XactIsoLevel == XACT_READ_COMMITTED && !XactReadOnly &&
-		!estate->readonly_func)
+	if (frame != NULL && !frame->materialized && frame->outer == NULL &&
+		frame->block == stmt->wpath->block && moment_why_not(estate) == NULL)
 	{
 		pln_begin_unprotected_write(estate);
-		if (stmt->write_path == PLN_WRITE_PATH_CANDIDATE && !IsInParallelMode())
+		if (stmt->write_path == PLN_WRITE_PATH_CANDIDATE)
 			refresh_write_plan(estate, stmt);
-		if (stmt->write_path == PLN_WRITE_PATH_READY && !IsInParallelMode() &&
+		if (stmt->write_path == PLN_WRITE_PATH_READY &&
 			may_write_now(estate, stmt, took_lock))
 			return true;
 		release_table_lock(stmt->wpath->relid, *took_lock);
@@ -1449,12 +1504,16 @@ pln_write_path_run(PlnExecState *estate, PlnStmtExecSql *stmt, long maxrows,
 
 /*
  * Why the block's INSERT would not take the write path, as the view and
- * the checker say it, or NULL if it would.  Prepares the statement's ON
- * CONFLICT form as its first run would (the view plans everything), and
- * checks the table as it is now.
+ * the checker say it, or NULL if it would.  savepoint_at is the statement
+ * of the block's body where its savepoint starts when the body runs
+ * straight through (explain.c), or NULL; now: the moment counts too
+ * (WRITE_MOMENT_CONDITIONS, for the plan view, not for the checker).
+ * Prepares the statement's ON CONFLICT form as its first run would (the
+ * view plans everything), and checks the table as it is now.
  */
 static char *
-block_why_not_now(PlnExecState *estate, PlnStmtBlock *block)
+block_why_not_now(PlnExecState *estate, PlnStmtBlock *block,
+				  PlnStmt *savepoint_at, bool now)
 {
 	PlnStmtExecSql *insert;
 	const char *why = block_why_not(block, &insert);
@@ -1465,6 +1524,11 @@ block_why_not_now(PlnExecState *estate, PlnStmtBlock *block)
 		return pstrdup(why);
 	if (insert->wpath == NULL)
 		return pstrdup("it is inside another block with an EXCEPTION clause");
+	if (savepoint_at != NULL && savepoint_at != (PlnStmt *) insert)
+		return psprintf("its savepoint starts before the INSERT, at line %d",
+						savepoint_at->lineno);
+	if (now && (why = moment_why_not(estate)) != NULL)
+		return psprintf("now: %s", why);
 	if (insert->write_path == PLN_WRITE_PATH_CANDIDATE)
 		refresh_write_plan(estate, insert);
 	wpath = insert->wpath;
@@ -1482,11 +1546,12 @@ block_why_not_now(PlnExecState *estate, PlnStmtBlock *block)
 	return NULL;
 }
 
-/* The plan view's line for a block with handlers */
+/* The plan view's line for a block with handlers (see block_why_not_now) */
 char *
-pln_write_path_block_status(PlnExecState *estate, PlnStmtBlock *block)
+pln_write_path_block_status(PlnExecState *estate, PlnStmtBlock *block,
+							PlnStmt *savepoint_at)
 {
-	char	   *why = block_why_not_now(estate, block);
+	char	   *why = block_why_not_now(estate, block, savepoint_at, true);
 
 	if (why != NULL)
 		return psprintf("write path: no: %s", why);
@@ -1496,7 +1561,8 @@ pln_write_path_block_status(PlnExecState *estate, PlnStmtBlock *block)
 
 /* For plnimble_check_function: does the block's INSERT take the path? */
 bool
-pln_write_path_block_qualifies(PlnExecState *estate, PlnStmtBlock *block)
+pln_write_path_block_qualifies(PlnExecState *estate, PlnStmtBlock *block,
+							   PlnStmt *savepoint_at)
 {
-	return block_why_not_now(estate, block) == NULL;
+	return block_why_not_now(estate, block, savepoint_at, false) == NULL;
 }

@@ -21,9 +21,12 @@
  * instead evaluate the expression's ExprState straight away, with the
  * arguments stored in a small state kept with the compiled function.
  *
- * Whether a call may take the fast entry is decided in one place,
- * fast_call_allowed; anything it does not recognise takes the ordinary
- * path.  docs/design.md ("The fast entry") argues why each condition makes
+ * Whether a function has the shape is decided once, when the call handler
+ * chooses the compiled function's call entry (pln_fast_call_fits); whether
+ * a call may take the fast entry, at each call, in one place,
+ * fast_call_allowed.  Both test the rows of one table,
+ * exec/pln_fast_conditions.h, which the plan view reads too; anything they
+ * do not recognise takes the ordinary path.  docs/design.md ("The fast entry") argues why each condition makes
  * the fast entry indistinguishable from the ordinary path.  In short:
  *
  * - The ordinary path would check the expression's plan at block entry

@@ -602,3 +602,21 @@ $body$;
 
 COMMENT ON FUNCTION plnimble_readopt_replaced() IS
 	'for event triggers on ddl_command_start and ddl_command_end: moves a routine on plnimble created again in LANGUAGE plpgsql back to plnimble';
+
+-- issue 27: plnimble_savepoint_stats() gains the column fast_calls (calls
+-- the fast entry ran), so that tests can tell which path a call took
+
+DROP FUNCTION plnimble_savepoint_stats();
+
+CREATE FUNCTION plnimble_savepoint_stats(
+	OUT blocks_entered bigint,
+	OUT savepoints_materialized bigint,
+	OUT errors_caught_lazy bigint,
+	OUT errors_caught_subxact bigint,
+	OUT writes_without_savepoint bigint,
+	OUT fast_calls bigint)
+	RETURNS record
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_savepoint_stats() IS
+	'this session''s exception-block counters';

@@ -75,6 +75,7 @@ exempt=(
 	"OverrideSearchPathMatchesCurrent:compares search paths; in a lazy region the path is up to date (block entry brings it up to date, pure work cannot change it), so it reads no catalog, as inside CachedPlanIsSimplyValid"
 	"GetCurrentSubTransactionId:reads a field of the transaction state"
 	"GetCurrentTransactionNestLevel:reads a field of the transaction state (the write path asks it before it starts)"
+	"IsInParallelMode:reads a field of the transaction state (the write path's moment conditions ask it before it starts)"
 	"SPI_result_code_string:formats a number"
 	"SPI_connect:the gates connect right before starting the savepoints, outside them on purpose (the connection is the call's); all work through it is checked"
 	"SPI_connect_ext:as SPI_connect"

@@ -2,7 +2,7 @@
 # Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # scripts/test.sh: build plnimble and run its regression scripts.
 #
-# Usage: bash scripts/test.sh [--lazy-check | --cassert] [NAME...]
+# Usage: bash scripts/test.sh [--lazy-check | --cassert | --executor-hooks] [NAME...]
 #        (NAME = sql/NAME.sql; default all)
 #
 #   --lazy-check  the checking build: plnimble linked with wrappers around
@@ -13,6 +13,11 @@
 #                 --enable-debug (scripts/cassert-server.sh, cached), then
 #                 the scripts in DISCARD_CACHES_SCRIPTS once more with
 #                 debug_discard_caches = 1
+#   --executor-hooks  the cluster preloads pg_stat_statements and
+#                 auto_explain, so that the executor's hooks are installed
+#                 (the write path then runs its INSERT through SPI, never
+#                 below the executor); both languages run with them, so
+#                 expected/ is the same
 #
 # See docs/testing-lanes.md.
 #
@@ -75,6 +80,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--lazy-check) lane=lazy-check ;;
 	--cassert) lane=cassert ;;
+	--executor-hooks) lane=executor-hooks ;;
 	--) shift; break ;;
 	-*)
 		echo "unknown option: $1"
@@ -141,6 +147,18 @@ setup_failed() {
 pln_install_deps || setup_failed "installing dependencies failed"
 case $lane in
 lazy-check) export PLN_LAZY_CHECK=1 ;;
+executor-hooks)
+	# Both install ExecutorStart/Run/Finish/End hooks when loaded;
+	# pg_stat_statements tracks the statements functions run too.  Query
+	# identifiers are not computed, so that no EXPLAIN output changes.
+	PLN_CLUSTER_CONF="shared_preload_libraries = 'pg_stat_statements,auto_explain'
+pg_stat_statements.track = all
+compute_query_id = off
+auto_explain.log_min_duration = -1
+${PLN_CLUSTER_CONF:-}"
+	export PLN_CLUSTER_CONF
+	echo "lane: executor hooks (pg_stat_statements, auto_explain preloaded)"
+	;;
 cassert)
 	# A private copy of the cached server, so that checkouts sharing the
 	# machine each install their plnimble into their own (outside results/,

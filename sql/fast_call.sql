@@ -9,6 +9,30 @@
 -- Each query runs several rows in one transaction, so that the first call
 -- takes the ordinary path and the later ones the fast entry.
 
+-- Which path the calls took: fc_fast(n) says whether n calls since the
+-- last check ran through the fast entry (plnimble_savepoint_stats()'s
+-- fast_calls; "as expected" under PL/pgSQL, which has no counters).
+CREATE TABLE fc_prev (fast bigint);
+INSERT INTO fc_prev VALUES (0);
+CREATE FUNCTION fc_fast(want bigint) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    f bigint;
+    pf bigint;
+BEGIN
+    IF to_regproc('plnimble_savepoint_stats') IS NULL THEN
+        RETURN 'as expected';
+    END IF;
+    EXECUTE 'SELECT fast_calls FROM plnimble_savepoint_stats()' INTO f;
+    SELECT fast INTO pf FROM fc_prev;
+    UPDATE fc_prev SET fast = f;
+    IF want IS NULL OR f - pf = want THEN
+        RETURN 'as expected';
+    END IF;
+    RETURN format('fast calls %s (expected %s)', f - pf, want);
+END
+$$;
+SELECT fc_fast(NULL) AS reset;
+
 CREATE FUNCTION fc_safe_int(s text) RETURNS int LANGUAGE plnimble AS $$
 begin
     return s::int;
@@ -25,11 +49,13 @@ SELECT count(fc_safe_int(i::text)), sum(fc_safe_int(i::text))
 SELECT count(fc_safe_int(CASE WHEN i % 7 = 0 THEN 'n' || i ELSE i::text END))
   FROM generate_series(1, 1000) i;
 
+SELECT fc_fast(2006);
 -- an error no handler catches, after fast calls: 22003 with its CONTEXT
 SELECT x, fc_safe_int(x) FROM (VALUES ('1'), ('2'), ('99999999999')) v(x);
 \set VERBOSITY verbose
 SELECT x, fc_safe_int(x) FROM (VALUES ('1'), ('2'), ('-99999999999')) v(x);
 \set VERBOSITY default
+SELECT fc_fast(4);
 -- and caught by a caller's handler, then called again in that transaction
 CREATE FUNCTION fc_outer(n int) RETURNS text LANGUAGE plnimble AS $$
 DECLARE
@@ -53,6 +79,7 @@ SELECT fc_outer(4), fc_outer(6);
 SELECT fc_safe_int('12'), fc_safe_int('1e3');
 COMMIT;
 
+SELECT fc_fast(4);
 -- STRICT
 CREATE FUNCTION fc_strict(s text) RETURNS int STRICT LANGUAGE plnimble AS $$
 begin
@@ -61,6 +88,7 @@ end
 $$;
 SELECT x, fc_strict(x) FROM (VALUES ('a'), (NULL), ('abc'), (NULL)) v(x);
 
+SELECT fc_fast(1);
 -- no EXCEPTION clause: errors go up with the function's CONTEXT line
 CREATE FUNCTION fc_plain(a int, b int) RETURNS int LANGUAGE plnimble AS $$
 BEGIN
@@ -71,6 +99,7 @@ SELECT a, fc_plain(a, 2) FROM generate_series(1, 4) a;
 SELECT a, fc_plain(10, a) FROM generate_series(3, -1, -1) a;
 SELECT fc_plain(NULL, 1), fc_plain(1, NULL);
 
+SELECT fc_fast(7);
 -- handlers that read the error: SQLSTATE, SQLERRM, GET STACKED DIAGNOSTICS
 CREATE FUNCTION fc_diag(s text) RETURNS text LANGUAGE plnimble AS $$
 DECLARE
@@ -88,6 +117,7 @@ end
 $$;
 SELECT x, fc_diag(x) FROM (VALUES ('1'), ('2'), ('x'), ('3'), ('4000000000'), ('5')) v(x);
 
+SELECT fc_fast(0);
 -- the same shape without declarations, reading SQLSTATE and SQLERRM
 CREATE FUNCTION fc_state(s text) RETURNS text LANGUAGE plnimble AS $$
 begin
@@ -101,6 +131,7 @@ end
 $$;
 SELECT x, fc_state(x) FROM (VALUES ('1'), ('2'), ('y'), ('2147483647'), ('3')) v(x);
 
+SELECT fc_fast(1);
 -- RAISE in handlers: their CONTEXT lines, and a bare RAISE re-throwing
 CREATE FUNCTION fc_notice(s text) RETURNS int LANGUAGE plnimble AS $$
 begin
@@ -128,6 +159,7 @@ end
 $$;
 SELECT x, fc_raise_new(x) FROM (VALUES ('1'), ('2'), ('q')) v(x);
 
+SELECT fc_fast(3);
 -- result coercion: the ordinary path converts (near misses of the fast
 -- entry, whose expression type must be the result type)
 CREATE FUNCTION fc_to_numeric(a int) RETURNS numeric LANGUAGE plnimble AS $$
@@ -156,6 +188,7 @@ SELECT a, fc_to_numeric(a), fc_to_int8(a::text), fc_varchar3(a::text)
   FROM generate_series(1, 3) a;
 SELECT a, fc_to_int2(a) FROM generate_series(30, 34) a;
 
+SELECT fc_fast(0);
 -- domains as argument and result types
 CREATE DOMAIN fc_posint AS int CHECK (VALUE > 0);
 CREATE DOMAIN fc_short AS text CHECK (length(VALUE) < 4);
@@ -180,6 +213,7 @@ SELECT a, fc_dom_arg(a::fc_posint) FROM (VALUES (1), (2), (1500000000), (3)) v(a
 SELECT a, fc_dom_result(a) FROM generate_series(3, 1, -1) a;
 SELECT x, fc_dom_text(x) FROM (VALUES ('a'), ('ab'), ('abcd')) v(x);
 
+SELECT fc_fast(1);
 -- redefined between calls, in one transaction and in a query
 CREATE FUNCTION fc_redef(a int) RETURNS int LANGUAGE plnimble AS $$
 begin
@@ -203,6 +237,7 @@ SELECT a, fc_redef(a), CASE WHEN a = 2 THEN fc_do_redef(1000) END, fc_redef(a)
 COMMIT;
 SELECT a, fc_redef(a) FROM generate_series(1, 3) a;
 
+SELECT fc_fast(11);
 -- the search path changed between calls and between rows of a query: the
 -- operator of "a + b" is looked up through it
 CREATE SCHEMA fc;
@@ -237,6 +272,7 @@ SELECT g, fc_plus(g, 1), fc_path_at(g, 3, 'public, pg_catalog'),
   FROM generate_series(1, 4) g;
 ROLLBACK;
 
+SELECT fc_fast(20);
 -- recursion through another function: the handler calls a function that
 -- calls this one again
 CREATE FUNCTION fc_hundred_by(n int) RETURNS int LANGUAGE plnimble AS $$
@@ -254,6 +290,7 @@ $$;
 SELECT n, fc_hundred_by(n) FROM generate_series(-2, 3) n;
 SELECT n, fc_hundred_by(n), fc_next(n) FROM generate_series(2, -1, -1) n;
 
+SELECT fc_fast(4);
 -- volatility makes no difference
 CREATE FUNCTION fc_vol(a int) RETURNS int VOLATILE LANGUAGE plnimble AS $$
 begin return a * 3; exception when others then return 0; end
@@ -267,6 +304,7 @@ $$;
 SELECT a, fc_vol(a), fc_stable(a), fc_imm(a)
   FROM (VALUES (1), (2), (1000000000), (4)) v(a);
 
+SELECT fc_fast(3);
 -- FOUND, several arguments, arrays, text from a table kept out of line
 CREATE FUNCTION fc_found(a int) RETURNS boolean LANGUAGE plnimble AS $$
 begin
@@ -288,6 +326,7 @@ INSERT INTO fc_big VALUES (4, 'short'), (5, NULL);
 SELECT id, fc_len(s, 'xy', ARRAY[1, 2, id]), fc_safe_int(left(s, 1))
   FROM fc_big ORDER BY id;
 
+SELECT fc_fast(2);
 -- a function that fails at planning time, and one whose shape is not
 -- the fast entry's (a declaration, two statements)
 CREATE FUNCTION fc_decl(s text) RETURNS int LANGUAGE plnimble AS $$
@@ -309,6 +348,7 @@ end
 $$;
 SELECT x, fc_decl(x), fc_two(x) FROM (VALUES ('1'), ('w'), ('3')) v(x);
 
+SELECT fc_fast(0);
 -- a function called from a handler of its own caller's block, and after
 -- a caught error in a loop of the same transaction
 DO $$
@@ -326,3 +366,4 @@ BEGIN
     RAISE NOTICE '%', r;
 END
 $$;
+SELECT fc_fast(0);

@@ -1,5 +1,7 @@
 -- fast_call_stats: the savepoint counters of calls that take the fast
--- entry (src/entry/fast_call.c) are those of the ordinary path: each call enters
+-- entry (src/entry/fast_call.c; fast_calls counts them, and a call whose
+-- error a handler catches, handed over to the ordinary path, is not
+-- counted) are those of the ordinary path: each call enters
 -- the block once, an error caught by a handler is counted once, without a
 -- savepoint; and a call watched by the profiler takes the ordinary path,
 -- so the profiler counts every call.
@@ -8,19 +10,23 @@
 
 CREATE TABLE fs_prev AS SELECT * FROM plnimble_savepoint_stats();
 CREATE FUNCTION fs_delta(OUT blocks bigint, OUT savepoints bigint,
-                         OUT caught_lazy bigint, OUT caught_subxact bigint)
+                         OUT caught_lazy bigint, OUT caught_subxact bigint,
+                         OUT fast_calls bigint)
 LANGUAGE sql AS $$
     WITH cur AS (SELECT * FROM plnimble_savepoint_stats()),
          old AS (SELECT * FROM fs_prev),
          upd AS (UPDATE fs_prev SET (blocks_entered, savepoints_materialized,
-                                     errors_caught_lazy, errors_caught_subxact)
+                                     errors_caught_lazy, errors_caught_subxact,
+                                     fast_calls)
                      = (SELECT blocks_entered, savepoints_materialized,
-                               errors_caught_lazy, errors_caught_subxact
+                               errors_caught_lazy, errors_caught_subxact,
+                               fast_calls
                           FROM cur))
     SELECT cur.blocks_entered - old.blocks_entered,
            cur.savepoints_materialized - old.savepoints_materialized,
            cur.errors_caught_lazy - old.errors_caught_lazy,
-           cur.errors_caught_subxact - old.errors_caught_subxact
+           cur.errors_caught_subxact - old.errors_caught_subxact,
+           cur.fast_calls - old.fast_calls
       FROM cur, old
 $$;
 

@@ -27,11 +27,50 @@
 --      INSERT does on the table as it is then;
 --   8. values that need a cast to the column's type, and a cast that
 --      fails (before the write).
+-- Which path the cases took (issue 27): wc_chk_path(w, s, f) compares the
+-- plnimble_savepoint_stats() deltas since the last check, INSERTs run by
+-- the write path (w), savepoints started (s) and fast calls (f), with
+-- what the cases must have done ("as expected" under PL/pgSQL, which has
+-- no counters).  The checks stand between the sections, outside
+-- transactions.
+CREATE TABLE public.wc_chk_prev (w bigint, s bigint, f bigint, pid int);
+INSERT INTO public.wc_chk_prev VALUES (0, 0, 0, 0);
+CREATE FUNCTION public.wc_chk_path(want_w bigint, want_s bigint, want_f bigint)
+RETURNS text LANGUAGE plpgsql AS $pathcheck$
+DECLARE
+    cw bigint;
+    cs bigint;
+    cf bigint;
+    p public.wc_chk_prev;
+BEGIN
+    IF to_regproc('pg_catalog.plnimble_savepoint_stats') IS NULL THEN
+        RETURN 'as expected';
+    END IF;
+    EXECUTE 'SELECT writes_without_savepoint, savepoints_materialized, fast_calls FROM pg_catalog.plnimble_savepoint_stats()'
+        INTO cw, cs, cf;
+    SELECT * INTO p FROM public.wc_chk_prev;
+    -- (a new session, after a reconnection, counts from zero)
+    IF p.pid <> pg_backend_pid() THEN
+        p.w := 0;
+        p.s := 0;
+        p.f := 0;
+    END IF;
+    UPDATE public.wc_chk_prev SET w = cw, s = cs, f = cf, pid = pg_backend_pid();
+    IF want_w IS NULL OR (cw - p.w = want_w AND cs - p.s = want_s AND cf - p.f = want_f) THEN
+        RETURN 'as expected';
+    END IF;
+    RETURN format('writes %s, savepoints %s, fast calls %s (expected %s, %s, %s)',
+                  cw - p.w, cs - p.s, cf - p.f, want_w, want_s, want_f);
+END
+$pathcheck$;
+SELECT public.wc_chk_path(NULL, NULL, NULL) AS reset;
+
 
 CREATE TABLE wc (k int PRIMARY KEY, v text);
 CREATE TABLE wc_log (n serial, what text);
 INSERT INTO wc VALUES (1, 'one');
 
+SELECT public.wc_chk_path(0, 0, 0);
 -- 1. Handlers --------------------------------------------------------------------
 
 CREATE FUNCTION wc_others(p int) RETURNS text LANGUAGE plpgsql AS $$
@@ -119,8 +158,10 @@ SELECT wc_two(17), wc_two(17);
 SELECT wc_two_uv(18), wc_two_uv(18);
 SELECT * FROM wc ORDER BY k;
 
+SELECT public.wc_chk_path(4, 14, 0);
 -- 2. Statement shapes ----------------------------------------------------------
 
+SELECT public.wc_chk_path(0, 0, 0);
 -- not last in the block
 CREATE FUNCTION wc_not_last(p int) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -135,6 +176,7 @@ BEGIN
     RETURN 'inserted, n=' || n;
 END
 $$;
+SELECT public.wc_chk_path(0, 0, 0);
 -- two INSERTs, the second last: the first one's row must go when the
 -- second is a duplicate
 CREATE FUNCTION wc_two_inserts(p int, q int) RETURNS text LANGUAGE plpgsql AS $$
@@ -148,6 +190,7 @@ BEGIN
     RETURN 'inserted';
 END
 $$;
+SELECT public.wc_chk_path(0, 0, 0);
 -- a write before the INSERT
 CREATE FUNCTION wc_write_before(p int) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -160,6 +203,7 @@ BEGIN
     RETURN 'inserted';
 END
 $$;
+SELECT public.wc_chk_path(0, 0, 0);
 -- inside a loop inside the block
 CREATE FUNCTION wc_loop_inside(lo int, n int) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -177,6 +221,7 @@ BEGIN
     RETURN 'inserted ' || done;
 END
 $$;
+SELECT public.wc_chk_path(0, 0, 0);
 -- an IF around the INSERT, the IF last in the block
 CREATE FUNCTION wc_if(p int) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -198,6 +243,7 @@ SELECT wc_if(40), wc_if(40);
 SELECT * FROM wc WHERE k >= 20 ORDER BY k;
 SELECT what FROM wc_log ORDER BY n;
 
+SELECT public.wc_chk_path(0, 12, 0);
 -- multi-row VALUES, INSERT ... SELECT, WITH, ON CONFLICT
 CREATE FUNCTION wc_multi(p int, q int) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -276,6 +322,7 @@ SELECT wc_on_conflict_upd(58), wc_on_conflict_upd(58), wc_on_conflict_upd(58);
 SELECT * FROM wc WHERE k >= 50 ORDER BY k;
 SELECT what FROM wc_log ORDER BY n;
 
+SELECT public.wc_chk_path(0, 14, 0);
 -- RETURNING: an expression, into another type, into a record and a row
 -- variable, RETURNING *
 CREATE FUNCTION wc_ret_expr(p int) RETURNS text LANGUAGE plpgsql AS $$
@@ -338,6 +385,7 @@ SELECT wc_ret_expr(60), wc_ret_expr(60);
 SELECT wc_ret_cast(61), wc_ret_cast(61);
 SELECT wc_ret_rec(62), wc_ret_rec(62), wc_ret_rec(64), wc_ret_rec(63);
 SELECT wc_ret_narrow(66), wc_ret_narrow(66);
+SELECT public.wc_chk_path(0, 12, 0);
 -- the value does not fit: the error comes after the row was written,
 -- and is not a unique_violation; caught further out, the row is gone
 SELECT wc_ret_narrow(100000);
@@ -351,6 +399,7 @@ END
 $$;
 SELECT * FROM wc WHERE k >= 60 ORDER BY k;
 
+SELECT public.wc_chk_path(0, 3, 0);
 -- DEFAULT VALUES, identity columns, OVERRIDING SYSTEM VALUE, EXECUTE
 CREATE TABLE wc_id (id int GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v text DEFAULT 'd');
 CREATE FUNCTION wc_default_values() RETURNS text LANGUAGE plpgsql AS $$
@@ -388,8 +437,10 @@ SELECT wc_overriding(3), wc_default_values(), wc_default_values(),
 SELECT * FROM wc_id ORDER BY id;
 SELECT wc_execute(70), wc_execute(70);
 
+SELECT public.wc_chk_path(1, 6, 0);
 -- 3. Values and defaults that call functions ---------------------------------
 
+SELECT public.wc_chk_path(0, 0, 0);
 -- a function that writes: with a duplicate its row must be gone too
 CREATE FUNCTION wc_logged(t text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -420,6 +471,7 @@ BEGIN
     RETURN 'inserted';
 END
 $$;
+SELECT public.wc_chk_path(0, 0, 0);
 -- a subquery in VALUES
 CREATE FUNCTION wc_vals_subq(p int) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -438,6 +490,7 @@ SELECT wc_vals_subq(82), wc_vals_subq(82);
 SELECT what FROM wc_log ORDER BY n;
 SELECT * FROM wc WHERE k >= 80 ORDER BY k;
 
+SELECT public.wc_chk_path(0, 8, 0);
 -- defaults: a function that writes, nextval, volatile functions
 CREATE SEQUENCE wc_seq;
 CREATE SEQUENCE wc_seq2;
@@ -471,11 +524,13 @@ SELECT k, a, b, c, d, e IS NOT NULL AS e FROM wc_def ORDER BY k;
 SELECT what FROM wc_log ORDER BY n;
 SELECT last_value FROM wc_seq;
 SELECT last_value FROM wc_seq2;
+SELECT public.wc_chk_path(0, 4, 0);
 -- a default that fails (the sequence is exhausted): before the conflict
 ALTER SEQUENCE wc_seq2 MAXVALUE 5;
 SELECT wc_def_ins(3);
 SELECT wc_def_ins(1);
 
+SELECT public.wc_chk_path(0, 2, 0);
 -- 4. Isolation levels ----------------------------------------------------------
 
 CREATE FUNCTION wc_plain(p int) RETURNS text LANGUAGE plpgsql AS $$
@@ -505,8 +560,10 @@ SELECT wc_plain(94);
 ROLLBACK;
 SELECT * FROM wc WHERE k >= 90 ORDER BY k;
 
+SELECT public.wc_chk_path(0, 11, 0);
 -- 5. The table's locks -----------------------------------------------------------
 
+SELECT public.wc_chk_path(0, 0, 0);
 -- the table's and its index's locks held by this session
 CREATE VIEW wc_my_locks AS
     SELECT relation::regclass::text AS rel, mode
@@ -515,6 +572,7 @@ CREATE VIEW wc_my_locks AS
        AND relation IN ('wc'::regclass, 'wc_pkey'::regclass)
      ORDER BY 1, 2;
 
+SELECT public.wc_chk_path(0, 0, 0);
 -- nothing locked yet: a duplicate leaves no lock, a new key leaves them
 BEGIN;
 SELECT wc_plain(1);
@@ -526,6 +584,7 @@ SELECT * FROM wc_my_locks;
 SELECT wc_plain(100);
 SELECT * FROM wc_my_locks;
 ROLLBACK;
+SELECT public.wc_chk_path(4, 0, 0);
 -- locked by a SELECT (AccessShareLock), by SELECT FOR UPDATE
 -- (RowShareLock), by LOCK TABLE in several modes (the index not locked),
 -- by an UPDATE and by a DELETE
@@ -568,6 +627,7 @@ ROLLBACK;
 BEGIN;
 SELECT wc_locks_after('INSERT INTO wc VALUES (102, ''plain insert'')');
 ROLLBACK;
+SELECT public.wc_chk_path(24, 0, 0);
 -- locked by an INSERT in a block that then failed (its locks are gone),
 -- and by one in a block that succeeded (they stay)
 BEGIN;
@@ -576,6 +636,7 @@ ROLLBACK;
 BEGIN;
 SELECT wc_locks_after('DO $b$ BEGIN BEGIN INSERT INTO wc VALUES (103); EXCEPTION WHEN division_by_zero THEN NULL; END; END $b$');
 ROLLBACK;
+SELECT public.wc_chk_path(6, 2, 0);
 -- locked inside an SQL savepoint that is rolled back
 BEGIN;
 SAVEPOINT s;
@@ -585,6 +646,7 @@ SELECT * FROM wc_my_locks;
 SELECT wc_plain(1);
 SELECT * FROM wc_my_locks;
 ROLLBACK;
+SELECT public.wc_chk_path(0, 1, 0);
 -- the table created by this transaction
 BEGIN;
 CREATE TABLE wc_new (k int PRIMARY KEY);
@@ -601,6 +663,7 @@ $$;
 SELECT wc_new_ins(1), wc_new_ins(1), wc_new_ins(2);
 SELECT * FROM wc_new;
 ROLLBACK;
+SELECT public.wc_chk_path(3, 0, 0);
 -- the first block of the transaction is a duplicate, the next ones too,
 -- then new keys, in a loop
 CREATE FUNCTION wc_lock_loop() RETURNS text LANGUAGE plpgsql AS $$
@@ -619,6 +682,7 @@ BEGIN;
 SELECT wc_lock_loop();
 ROLLBACK;
 
+SELECT public.wc_chk_path(6, 0, 0);
 -- 6. Errors after the write that the handler does not catch ----------------------
 
 CREATE TABLE wc_big (k int PRIMARY KEY, t text UNIQUE);
@@ -643,6 +707,7 @@ BEGIN
     END;
 END
 $$;
+SELECT public.wc_chk_path(0, 0, 0);
 -- the same errors caught by the block's own handler (WHEN OTHERS, or a
 -- list naming them): the row written before the error must be gone
 CREATE FUNCTION wc_big_others(p int, t text) RETURNS text LANGUAGE plpgsql AS $$
@@ -685,6 +750,7 @@ SELECT wc_big_others(10, (SELECT string_agg(md5(g::text), '') FROM generate_seri
 SELECT wc_big_list(12, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 200) g)),
        wc_big_list(13, 'small 13'), wc_big_list(13, 'small 13');
 SELECT wc_narrow_others(200000), wc_narrow_others(140), wc_narrow_others(140);
+SELECT public.wc_chk_path(0, 9, 0);
 -- the same with one unique index only: the error comes from a plain
 -- index (a value too large; wc_big3: a division by zero in an index
 -- expression), after the heap tuple and the unique index's entry were
@@ -757,12 +823,14 @@ SELECT k, left(t, 10), d FROM wc_big2 ORDER BY k;
 SELECT wc_big_ins(1, 'small'), wc_big_ins(1, 'small'), wc_big_ins(2, 'small');
 SELECT wc_big_outer(3, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 200) g));
 SELECT wc_big_outer(1, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 200) g));
+SELECT public.wc_chk_path(0, 39, 0);
 -- (terse: the DETAIL names the heap tuple's ctid)
 \set VERBOSITY terse
 SELECT wc_big_ins(4, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 200) g));
 \set VERBOSITY default
 SELECT k, t FROM wc_big ORDER BY k;
 
+SELECT public.wc_chk_path(0, 1, 0);
 -- 7. The table changes between calls ---------------------------------------------
 
 CREATE TABLE wd (pad int, k int PRIMARY KEY, v text, w int);
@@ -852,6 +920,7 @@ ALTER TABLE wd ALTER COLUMN w TYPE bigint;
 SELECT wd_round('column type changed');
 SELECT k, v, w FROM wd ORDER BY k;
 
+SELECT public.wc_chk_path(0, 36, 0);
 -- 8. Values that need a cast -------------------------------------------------------
 
 CREATE FUNCTION wc_cast(p text, q numeric) RETURNS text LANGUAGE plpgsql AS $$
@@ -881,3 +950,4 @@ SELECT wc_assign_cast(1e10);
 SELECT * FROM wc WHERE k BETWEEN 120 AND 130 ORDER BY k;
 
 DROP TABLE wc, wc_log, wc_id, wc_def, wc_big, wc_big2, wc_big3, wd, wd_log CASCADE;
+SELECT public.wc_chk_path(8, 0, 0);

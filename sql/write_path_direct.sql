@@ -9,7 +9,37 @@
 -- such tables must not take the path.  Also: duplicates rare and common
 -- (the search before writing switched on and off), defaults and nextval
 -- evaluated once per attempt, NOT NULL and CHECK errors before the
--- duplicate, a text key, FOUND and ROW_COUNT.
+-- duplicate, a text key, an identity column, FOUND and ROW_COUNT.  Each
+-- section asserts which path its calls took, through
+-- plnimble_savepoint_stats() deltas (wd_path: INSERTs run by the write
+-- path, savepoints started; "as expected" under PL/pgSQL, which has no
+-- counters): the tables of sections 1 to 3 must not take it, those of 4
+-- to 6 must.
+
+CREATE TABLE wd_prev (writes bigint, savepoints bigint);
+INSERT INTO wd_prev VALUES (0, 0);
+CREATE FUNCTION wd_path(want_writes bigint, want_savepoints bigint)
+RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    w bigint;
+    s bigint;
+    pw bigint;
+    ps bigint;
+BEGIN
+    IF to_regproc('plnimble_savepoint_stats') IS NULL THEN
+        RETURN 'as expected';
+    END IF;
+    EXECUTE 'SELECT writes_without_savepoint, savepoints_materialized FROM plnimble_savepoint_stats()'
+        INTO w, s;
+    SELECT writes, savepoints INTO pw, ps FROM wd_prev;
+    UPDATE wd_prev SET writes = w, savepoints = s;
+    IF want_writes IS NULL OR (w - pw = want_writes AND s - ps = want_savepoints) THEN
+        RETURN 'as expected';
+    END IF;
+    RETURN format('writes without a savepoint %s, savepoints %s (expected %s, %s)',
+                  w - pw, s - ps, want_writes, want_savepoints);
+END
+$$;
 
 CREATE FUNCTION ins_text(p_k int, p_t text) RETURNS text LANGUAGE plnimble AS $$
 DECLARE
@@ -17,10 +47,11 @@ DECLARE
 BEGIN
     BEGIN
         INSERT INTO wd_order (k, t) VALUES (p_k, p_t);
-        GET DIAGNOSTICS n = ROW_COUNT;
     EXCEPTION WHEN unique_violation THEN
         RETURN 'duplicate ' || p_k || ' (' || SQLSTATE || ')';
     END;
+    -- (after the block, so that the INSERT is its last statement)
+    GET DIAGNOSTICS n = ROW_COUNT;
     RETURN 'inserted ' || p_k || ', row_count ' || n || ', found ' || FOUND;
 END
 $$;
@@ -30,12 +61,15 @@ $$;
 CREATE TABLE wd_order (k int NOT NULL, t text);
 CREATE INDEX wd_order_t ON wd_order (t);
 ALTER TABLE wd_order ADD PRIMARY KEY (k);
+SELECT wd_path(NULL, NULL) AS reset;
 SELECT ins_text(1, 'a');
 SELECT ins_text(1, 'b');
 -- an incompressible value of 9000 bytes: too big for a B-tree entry
 SELECT ins_text(1, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 282) g));
 SELECT ins_text(2, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 282) g));
 SELECT k, length(t) FROM wd_order ORDER BY k;
+-- an index on a text column: not taken
+SELECT wd_path(0, 4);
 
 -- 2. the same index after the primary key: the duplicate comes first
 DROP TABLE wd_order;
@@ -45,6 +79,8 @@ SELECT ins_text(1, 'a');
 SELECT ins_text(1, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 282) g));
 SELECT ins_text(2, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 282) g));
 SELECT k, length(t) FROM wd_order ORDER BY k;
+-- the index after the key: not taken either
+SELECT wd_path(0, 3);
 
 -- 3. a column stored without TOAST: a row too big for a page
 DROP TABLE wd_order;
@@ -54,6 +90,8 @@ SELECT ins_text(1, 'a');
 SELECT ins_text(1, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 282) g));
 SELECT ins_text(3, repeat('x', 100));
 SELECT k, length(t) FROM wd_order ORDER BY k;
+-- a column stored without TOAST: not taken
+SELECT wd_path(0, 3);
 
 -- 4. a text key; duplicates rare, then common, then rare again
 CREATE TABLE wd_text (name text PRIMARY KEY, n int NOT NULL DEFAULT 0,
@@ -62,18 +100,26 @@ CREATE TABLE wd_text (name text PRIMARY KEY, n int NOT NULL DEFAULT 0,
 CREATE FUNCTION ins_names(names text[], ns int[]) RETURNS text LANGUAGE plnimble AS $$
 DECLARE
     out text := '';
+    nm text;
+    v int;
 BEGIN
     FOR i IN 1..array_length(names, 1) LOOP
+        -- (plain variables: the write path does not review subscripts)
+        nm := names[i];
+        v := ns[i];
         BEGIN
-            INSERT INTO wd_text (name, n) VALUES (names[i], ns[i]);
-            out := out || '+' || names[i];
+            INSERT INTO wd_text (name, n) VALUES (nm, v);
         EXCEPTION WHEN unique_violation THEN
             out := out || ' dup:' || names[i];
+            CONTINUE;
         END;
+        -- (after the block, so that the INSERT is its last statement)
+        out := out || '+' || names[i];
     END LOOP;
     RETURN out;
 END
 $$;
+SELECT wd_path(NULL, NULL) AS reset;
 SELECT ins_names(ARRAY['a','b','c','d','e','f','g','h'], ARRAY[1,1,1,1,1,1,1,1]);
 SELECT ins_names(ARRAY['a','a','b','b','c','c','i','d','d','j','e','e','f','k','g','g'],
                  ARRAY[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]);
@@ -84,6 +130,8 @@ SELECT ins_names(ARRAY['a'], ARRAY[-1]);
 SELECT ins_names(ARRAY['zz'], ARRAY[-1]);
 -- every attempt took one identity value, duplicate or not
 SELECT name, n, id FROM wd_text ORDER BY id;
+-- a text key, an identity column, a CHECK: every attempt took the path
+SELECT wd_path(34, 0);
 
 -- 5. a sequence default, evaluated once per attempt
 CREATE SEQUENCE wd_seq;
@@ -102,8 +150,11 @@ BEGIN
     RETURN dup || ' duplicates, sequence at ' || currval('wd_seq');
 END
 $$;
+SELECT wd_path(NULL, NULL) AS reset;
 SELECT ins_seq(30);
 SELECT k, s FROM wd_seqd ORDER BY k;
+-- every attempt took the path
+SELECT wd_path(30, 0);
 
 -- 6. RETURNING ... INTO: the row returned, FOUND, ROW_COUNT; a duplicate
 -- leaves the targets as they were
@@ -116,20 +167,26 @@ DECLARE
     got_k int := -1;
     got_m int := -1;
     n int;
+    rc int;
 BEGIN
     FOREACH n IN ARRAY keys LOOP
         BEGIN
             INSERT INTO wd_ret (k) VALUES (n) RETURNING id, k, at_most INTO got_id, got_k, got_m;
-            GET DIAGNOSTICS n = ROW_COUNT;
-            out := out || format('[%s %s %s rc=%s %s]', got_id, got_k, got_m, n, FOUND);
         EXCEPTION WHEN unique_violation THEN
             out := out || format('[dup %s %s %s %s]', got_id, got_k, got_m, FOUND);
+            CONTINUE;
         END;
+        -- (after the block, so that the INSERT is its last statement)
+        GET DIAGNOSTICS rc = ROW_COUNT;
+        out := out || format('[%s %s %s rc=%s %s]', got_id, got_k, got_m, rc, FOUND);
     END LOOP;
     RETURN out;
 END
 $$;
+SELECT wd_path(NULL, NULL) AS reset;
 SELECT ins_ret(ARRAY[1, 2, 2, 3, 1, 1, 4, 4, 4, 5, 5, 6]);
+-- every attempt took the path
+SELECT wd_path(12, 0);
 -- RETURNING without INTO, and INTO without RETURNING: the statement's errors
 CREATE FUNCTION ins_ret_nowhere(p int) RETURNS text LANGUAGE plnimble AS $$
 BEGIN
@@ -143,6 +200,8 @@ END
 $$;
 SELECT ins_ret_nowhere(10);
 SELECT ins_ret_nowhere(1);
+-- taken (the error comes after the row is in, as for the plain INSERT)
+SELECT wd_path(2, 0);
 CREATE FUNCTION ins_into_noreturn(p int) RETURNS text LANGUAGE plnimble AS $$
 DECLARE
     x int;
@@ -157,4 +216,6 @@ END
 $$;
 SELECT ins_into_noreturn(11);
 SELECT ins_into_noreturn(1);
+-- not taken: INTO without RETURNING
+SELECT wd_path(0, 2);
 SELECT k, id, at_most FROM wd_ret ORDER BY k;

@@ -19,9 +19,48 @@
 --   6. exit_on_error, which makes the duplicate's error (and an error of
 --      pure work in a block) end the session, in sessions of their own:
 --      the errors are reported in full, DETAIL and CONTEXT lines.
+-- Which path the cases took (issue 27): wh_chk_path(w, s, f) compares the
+-- plnimble_savepoint_stats() deltas since the last check, INSERTs run by
+-- the write path (w), savepoints started (s) and fast calls (f), with
+-- what the cases must have done ("as expected" under PL/pgSQL, which has
+-- no counters).  The checks stand between the sections, outside
+-- transactions.
+CREATE TABLE public.wh_chk_prev (w bigint, s bigint, f bigint, pid int);
+INSERT INTO public.wh_chk_prev VALUES (0, 0, 0, 0);
+CREATE FUNCTION public.wh_chk_path(want_w bigint, want_s bigint, want_f bigint)
+RETURNS text LANGUAGE plpgsql AS $pathcheck$
+DECLARE
+    cw bigint;
+    cs bigint;
+    cf bigint;
+    p public.wh_chk_prev;
+BEGIN
+    IF to_regproc('pg_catalog.plnimble_savepoint_stats') IS NULL THEN
+        RETURN 'as expected';
+    END IF;
+    EXECUTE 'SELECT writes_without_savepoint, savepoints_materialized, fast_calls FROM pg_catalog.plnimble_savepoint_stats()'
+        INTO cw, cs, cf;
+    SELECT * INTO p FROM public.wh_chk_prev;
+    -- (a new session, after a reconnection, counts from zero)
+    IF p.pid <> pg_backend_pid() THEN
+        p.w := 0;
+        p.s := 0;
+        p.f := 0;
+    END IF;
+    UPDATE public.wh_chk_prev SET w = cw, s = cs, f = cf, pid = pg_backend_pid();
+    IF want_w IS NULL OR (cw - p.w = want_w AND cs - p.s = want_s AND cf - p.f = want_f) THEN
+        RETURN 'as expected';
+    END IF;
+    RETURN format('writes %s, savepoints %s, fast calls %s (expected %s, %s, %s)',
+                  cw - p.w, cs - p.s, cf - p.f, want_w, want_s, want_f);
+END
+$pathcheck$;
+SELECT public.wh_chk_path(NULL, NULL, NULL) AS reset;
+
 
 CREATE TABLE ho_t (k int PRIMARY KEY, v text);
 
+SELECT public.wh_chk_path(0, 0, 0);
 -- 1. The handler-loop form and a block on its own ---------------------------
 
 CREATE FUNCTION ho_loop(n int) RETURNS text LANGUAGE plpgsql AS $$
@@ -52,6 +91,7 @@ SELECT ho_loop(9);
 SELECT ho_once(3), ho_once(100), ho_once(100);
 SELECT * FROM ho_t ORDER BY k;
 
+SELECT public.wh_chk_path(3, 9, 0);
 -- a loop whose body is more than the block
 CREATE FUNCTION ho_loop_more(n int) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -69,9 +109,11 @@ BEGIN
     RETURN r;
 END $$;
 
+SELECT public.wh_chk_path(0, 0, 0);
 -- (here the INSERT is not last in its block: it raises as before)
 SELECT ho_loop_more(5);
 
+SELECT public.wh_chk_path(0, 5, 0);
 -- 2. FOUND and ROW_COUNT ----------------------------------------------------
 
 CREATE FUNCTION ho_found(p_k int, p_upd int) RETURNS text LANGUAGE plpgsql AS $$
@@ -114,8 +156,10 @@ END $$;
 SELECT ho_found_loop();
 SELECT ho_found_loop();
 
+SELECT public.wh_chk_path(9, 0, 0);
 -- 3. What the handler reads -------------------------------------------------
 
+SELECT public.wh_chk_path(0, 0, 0);
 -- SQLSTATE, not the message
 CREATE FUNCTION ho_state(p_k int) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -129,6 +173,7 @@ END $$;
 
 SELECT ho_state(400), ho_state(400);
 
+SELECT public.wh_chk_path(2, 0, 0);
 -- the message: raised and caught as before
 CREATE FUNCTION ho_message(p_k int) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -142,6 +187,7 @@ END $$;
 
 SELECT ho_message(400), ho_message(401), ho_message(401);
 
+SELECT public.wh_chk_path(3, 0, 0);
 -- named in a comment only: never read, but raised and caught as before
 CREATE FUNCTION ho_comment(p_k int) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -159,6 +205,7 @@ END $$;
 
 SELECT ho_comment(410), ho_comment(410);
 
+SELECT public.wh_chk_path(6, 0, 0);
 -- quoted, and spelled with Unicode escapes
 CREATE FUNCTION ho_quoted(p_k int) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -183,8 +230,10 @@ END $$;
 SELECT ho_quoted(420), ho_quoted(420);
 SELECT ho_escaped(421), ho_escaped(421);
 
+SELECT public.wh_chk_path(4, 0, 0);
 -- 4. What the handler does --------------------------------------------------
 
+SELECT public.wh_chk_path(0, 0, 0);
 -- an error of its own, from a loop and from a block on its own
 CREATE FUNCTION ho_raise_loop() RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -214,6 +263,7 @@ END $$;
 SELECT ho_raise_once(510);
 SELECT ho_raise_once(510);
 
+SELECT public.wh_chk_path(4, 0, 0);
 -- a nested block that catches an error of its own
 CREATE FUNCTION ho_nested(n int) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -235,6 +285,7 @@ END $$;
 
 SELECT ho_nested(8);
 
+SELECT public.wh_chk_path(8, 1, 0);
 -- a call of a function that hands over a duplicate of its own
 CREATE FUNCTION ho_caller(n int) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -252,6 +303,7 @@ END $$;
 
 SELECT ho_caller(5);
 
+SELECT public.wh_chk_path(7, 0, 0);
 -- leaving the loop from the handler
 CREATE FUNCTION ho_exits(how text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -284,6 +336,7 @@ SELECT ho_exits('exit outer');
 DELETE FROM ho_t WHERE k >= 800;
 SELECT ho_exits('return');
 
+SELECT public.wh_chk_path(14, 0, 0);
 -- the handler loop form, left from the handler
 CREATE FUNCTION ho_exit_loop() RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -299,6 +352,7 @@ END $$;
 
 SELECT ho_exit_loop();
 
+SELECT public.wh_chk_path(4, 0, 0);
 -- 5. Again in one transaction, and after a failed one ----------------------
 
 BEGIN;
@@ -318,6 +372,7 @@ COMMIT;
 SELECT k, v FROM ho_t WHERE k < 10 OR k >= 1000 ORDER BY k;
 SELECT count(*), sum(k) FROM ho_t;
 
+SELECT public.wh_chk_path(12, 16, 0);
 -- 6. exit_on_error: the duplicate ends the session, as the plain INSERT's
 -- error would; its report is complete -----------------------------------
 
@@ -325,7 +380,9 @@ SELECT count(*), sum(k) FROM ho_t;
 \! sh sql/separate/run.sh write_path_exit_on_error
 \c
 SELECT ho_once(100);
+SELECT public.wh_chk_path(1, 0, 0);
 -- (an error of pure work in a block, likewise)
 \! sh sql/separate/run.sh exit_on_error_lazy
 \c
 SELECT 'reconnected';
+SELECT public.wh_chk_path(0, 0, 0);

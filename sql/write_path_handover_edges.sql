@@ -16,6 +16,44 @@
 -- exit_on_error (in a second session: the FATAL it makes of the duplicate
 -- must carry its DETAIL and CONTEXT lines).
 -- Functions are LANGUAGE plpgsql: plnimble in the test database.
+-- Which path the cases took (issue 27): whe_chk_path(w, s, f) compares the
+-- plnimble_savepoint_stats() deltas since the last check, INSERTs run by
+-- the write path (w), savepoints started (s) and fast calls (f), with
+-- what the cases must have done ("as expected" under PL/pgSQL, which has
+-- no counters).  The checks stand between the sections, outside
+-- transactions.
+CREATE TABLE public.whe_chk_prev (w bigint, s bigint, f bigint, pid int);
+INSERT INTO public.whe_chk_prev VALUES (0, 0, 0, 0);
+CREATE FUNCTION public.whe_chk_path(want_w bigint, want_s bigint, want_f bigint)
+RETURNS text LANGUAGE plpgsql AS $pathcheck$
+DECLARE
+    cw bigint;
+    cs bigint;
+    cf bigint;
+    p public.whe_chk_prev;
+BEGIN
+    IF to_regproc('pg_catalog.plnimble_savepoint_stats') IS NULL THEN
+        RETURN 'as expected';
+    END IF;
+    EXECUTE 'SELECT writes_without_savepoint, savepoints_materialized, fast_calls FROM pg_catalog.plnimble_savepoint_stats()'
+        INTO cw, cs, cf;
+    SELECT * INTO p FROM public.whe_chk_prev;
+    -- (a new session, after a reconnection, counts from zero)
+    IF p.pid <> pg_backend_pid() THEN
+        p.w := 0;
+        p.s := 0;
+        p.f := 0;
+    END IF;
+    UPDATE public.whe_chk_prev SET w = cw, s = cs, f = cf, pid = pg_backend_pid();
+    IF want_w IS NULL OR (cw - p.w = want_w AND cs - p.s = want_s AND cf - p.f = want_f) THEN
+        RETURN 'as expected';
+    END IF;
+    RETURN format('writes %s, savepoints %s, fast calls %s (expected %s, %s, %s)',
+                  cw - p.w, cs - p.s, cf - p.f, want_w, want_s, want_f);
+END
+$pathcheck$;
+SELECT public.whe_chk_path(NULL, NULL, NULL) AS reset;
+
 create table rvw_t (k int primary key, v int not null, c int check (c > 0), s varchar(3), n bigserial);
 create function rvw_ins(lo int, hi int, vv int, cc int, ss text) returns text language plpgsql as $$
 declare dup int := 0; i int;
@@ -31,6 +69,7 @@ begin
 end $$;
 select rvw_ins(1, 200, 1, 1, 'a');
 select count(*), max(n) from rvw_t;
+SELECT public.whe_chk_path(200, 0, 0);
 -- duplicates common now; a row whose key is a duplicate but a NOT NULL fails
 begin;
 select rvw_ins(1, 200, 1, 1, 'a');
@@ -75,6 +114,7 @@ begin;
 select rvw_f1(40);
 select count(*), max(n) from rvw_t;
 rollback;
+SELECT public.whe_chk_path(843, 0, 0);
 -- handler reading SQLSTATE in a nested block, and a nested handler
 create function rvw_f2(m int) returns text language plpgsql as $$
 declare r text := ''; i int;
@@ -98,6 +138,7 @@ end $$;
 begin;
 select rvw_f2(30);
 rollback;
+SELECT public.whe_chk_path(30, 26, 0);
 -- exit, continue, return from the handler
 create function rvw_f3(m int, how text) returns text language plpgsql as $$
 declare r text := ''; i int;
@@ -128,6 +169,7 @@ rollback;
 begin;
 select rvw_f3(6, 'none');
 rollback;
+SELECT public.whe_chk_path(16, 0, 0);
 -- a handler that raises a new error, with its context
 create function rvw_f4(m int) returns int language plpgsql as $$
 declare i int;
@@ -146,6 +188,7 @@ begin;
 select rvw_f4(30);
 rollback;
 \set VERBOSITY default
+SELECT public.whe_chk_path(21, 0, 0);
 -- a handler whose only statement is NULL, in a while loop, row counts via stats of the xact
 create function rvw_f5(m int) returns int language plpgsql as $$
 declare i int := 0;
@@ -164,6 +207,7 @@ begin;
 select rvw_f5(100);
 select count(*) from rvw_t;
 commit;
+SELECT public.whe_chk_path(100, 0, 0);
 -- SQLSTATE named only in a comment, and sqlerrm named in a string constant
 create function rvw_f6(m int) returns text language plpgsql as $$
 declare i int; r text := '';
@@ -180,6 +224,7 @@ end $$;
 begin;
 select rvw_f6(20);
 rollback;
+SELECT public.whe_chk_path(20, 0, 0);
 -- the error raised in a handler of the same kind goes up
 create function rvw_f7(m int) returns text language plpgsql as $$
 declare i int;
@@ -196,6 +241,7 @@ end $$;
 begin;
 select rvw_f7(20);
 rollback;
+SELECT public.whe_chk_path(20, 0, 0);
 -- DDL between iterations of a loop whose duplicates go to the handler
 -- (from a function the handler calls): a trigger created and dropped, a
 -- CHECK added, a second unique index created and dropped, a default
@@ -243,6 +289,7 @@ select rvw_ddl_loop(145);
 select count(*), sum(v) from rvw_d;
 select msg, count(*) from rvw_log group by msg order by 1;
 rollback;
+SELECT public.whe_chk_path(175, 120, 0);
 -- a trigger created between two calls, in one transaction
 begin;
 insert into rvw_d values (1000, -1);
@@ -253,6 +300,7 @@ select rvw_ddl_loop(29);
 select count(*), sum(v) from rvw_d;
 select count(*) from rvw_log;
 rollback;
+SELECT public.whe_chk_path(20, 29, 0);
 -- FOR over a query and FOREACH around the block; temporary, unlogged,
 -- partitioned and inherited tables; READ ONLY and SERIALIZABLE
 create table rvw_q (k int primary key, v text);
@@ -331,6 +379,7 @@ select rvw_tmp_only(10);
 insert into rvw_unl values (1000);
 select rvw_many('unl', 20);
 commit;
+SELECT public.whe_chk_path(405, 390, 0);
 -- exit_on_error, in a second session
 create table rvw_eoe_t (k int primary key);
 insert into rvw_eoe_t select g from generate_series(0, 4) g;
@@ -350,3 +399,4 @@ end $$;
 \! sh sql/separate/run.sh exit_on_error_write_path
 \c
 select count(*) from rvw_eoe_t;
+SELECT public.whe_chk_path(0, 0, 0);

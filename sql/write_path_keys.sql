@@ -13,6 +13,44 @@
 --   4. column privileges: a role with INSERT only sees no DETAIL, SELECT
 --      on the key columns or on the table shows it, SECURITY DEFINER runs
 --      as the owner; row-level security enabled hides the DETAIL too.
+-- Which path the cases took (issue 27): wk_chk_path(w, s, f) compares the
+-- plnimble_savepoint_stats() deltas since the last check, INSERTs run by
+-- the write path (w), savepoints started (s) and fast calls (f), with
+-- what the cases must have done ("as expected" under PL/pgSQL, which has
+-- no counters).  The checks stand between the sections, outside
+-- transactions.
+CREATE TABLE public.wk_chk_prev (w bigint, s bigint, f bigint, pid int);
+INSERT INTO public.wk_chk_prev VALUES (0, 0, 0, 0);
+CREATE FUNCTION public.wk_chk_path(want_w bigint, want_s bigint, want_f bigint)
+RETURNS text LANGUAGE plpgsql AS $pathcheck$
+DECLARE
+    cw bigint;
+    cs bigint;
+    cf bigint;
+    p public.wk_chk_prev;
+BEGIN
+    IF to_regproc('pg_catalog.plnimble_savepoint_stats') IS NULL THEN
+        RETURN 'as expected';
+    END IF;
+    EXECUTE 'SELECT writes_without_savepoint, savepoints_materialized, fast_calls FROM pg_catalog.plnimble_savepoint_stats()'
+        INTO cw, cs, cf;
+    SELECT * INTO p FROM public.wk_chk_prev;
+    -- (a new session, after a reconnection, counts from zero)
+    IF p.pid <> pg_backend_pid() THEN
+        p.w := 0;
+        p.s := 0;
+        p.f := 0;
+    END IF;
+    UPDATE public.wk_chk_prev SET w = cw, s = cs, f = cf, pid = pg_backend_pid();
+    IF want_w IS NULL OR (cw - p.w = want_w AND cs - p.s = want_s AND cf - p.f = want_f) THEN
+        RETURN 'as expected';
+    END IF;
+    RETURN format('writes %s, savepoints %s, fast calls %s (expected %s, %s, %s)',
+                  cw - p.w, cs - p.s, cf - p.f, want_w, want_s, want_f);
+END
+$pathcheck$;
+SELECT public.wk_chk_path(NULL, NULL, NULL) AS reset;
+
 
 CREATE FUNCTION wp_line(st text, msg text, det text, con text, tab text, sch text)
 RETURNS text LANGUAGE sql AS $$
@@ -21,6 +59,7 @@ RETURNS text LANGUAGE sql AS $$
                   coalesce(tab, 'NULL'), coalesce(sch, 'NULL'))
 $$;
 
+SELECT public.wk_chk_path(0, 0, 0);
 -- 1. Key shapes ----------------------------------------------------------------
 
 CREATE TABLE wp_comp (a int, b text, c date, note text, PRIMARY KEY (a, b, c));
@@ -46,6 +85,7 @@ SELECT wp_comp_ins(1, 'x', '2026-01-01');
 SELECT wp_comp_ins(1, 'x, y', '2026-01-01');
 SELECT wp_comp_ins(1, 'x, y', '2026-01-01');
 
+SELECT public.wk_chk_path(5, 0, 0);
 -- INCLUDE columns are not part of the key (nor of the DETAIL)
 CREATE TABLE wp_incl (a int, b int, CONSTRAINT wp_incl_uq UNIQUE (a) INCLUDE (b));
 CREATE FUNCTION wp_incl_ins(p_a int, p_b int) RETURNS text LANGUAGE plpgsql AS $$
@@ -65,6 +105,7 @@ END
 $$;
 SELECT wp_incl_ins(1, 1), wp_incl_ins(1, 2), wp_incl_ins(2, 1);
 
+SELECT public.wk_chk_path(3, 0, 0);
 -- another schema, quoted names, the key columns in another order than
 -- the table's
 CREATE SCHEMA "Wp Other";
@@ -93,6 +134,7 @@ END
 $$;
 SELECT wp_mixed_ins(1, 'A b');
 SELECT wp_mixed_ins(1, 'A b');
+SELECT public.wk_chk_path(2, 0, 0);
 -- the same through search_path, unqualified
 CREATE FUNCTION wp_mixed_ins2(p1 int) RETURNS text LANGUAGE plpgsql
 SET search_path = "Wp Other", public AS $$
@@ -109,6 +151,7 @@ SELECT wp_mixed_ins2(7);
 SELECT wp_mixed_ins2(7);
 SELECT * FROM "Wp Other"."MixedCase" ORDER BY 3, 2;
 
+SELECT public.wk_chk_path(2, 0, 0);
 -- 2. NULL keys -----------------------------------------------------------------
 
 CREATE TABLE wp_nulls (a int UNIQUE, b int, c int, UNIQUE (b, c));
@@ -137,6 +180,7 @@ BEGIN
     RETURN 'inserted';
 END
 $$;
+SELECT public.wk_chk_path(0, 0, 0);
 -- (two unique indexes here: a, and (b, c))
 SELECT wp_nulls_ins(NULL, NULL, NULL) FROM generate_series(1, 3);
 SELECT wp_nulls_ins(NULL, 1, NULL) FROM generate_series(1, 2);
@@ -147,6 +191,7 @@ SELECT wp_nnd_ins(1, NULL) FROM generate_series(1, 2);
 SELECT wp_nnd_ins(NULL, 1) FROM generate_series(1, 2);
 SELECT * FROM wp_nnd ORDER BY a NULLS FIRST, b NULLS FIRST;
 
+SELECT public.wk_chk_path(6, 7, 0);
 -- 3. Values in the DETAIL ------------------------------------------------------
 
 CREATE TABLE wp_txt (k text PRIMARY KEY);
@@ -169,6 +214,7 @@ SELECT v, wp_txt_ins(v), wp_txt_ins(v)
 SELECT length(wp_txt_ins(repeat('long key ', 200))),
        length(wp_txt_ins(repeat('long key ', 200)));
 
+SELECT public.wk_chk_path(22, 0, 0);
 -- the values shown are those being inserted, as their type outputs them
 CREATE TABLE wp_num (k numeric PRIMARY KEY);
 CREATE TABLE wp_flt (k float8 PRIMARY KEY);
@@ -254,6 +300,7 @@ SELECT wp_arr_ins('{1,2}', '[1,3)'), wp_arr_ins('{1,2}', '[5,6]'),
        wp_arr_ins('{3}', '[1,2]'), wp_arr_ins('{NULL}', NULL),
        wp_arr_ins('{NULL}', NULL);
 
+SELECT public.wk_chk_path(7, 12, 0);
 -- 4. Who may see the key ---------------------------------------------------------
 
 SET client_min_messages = warning;
@@ -303,6 +350,7 @@ SELECT wp_priv_reraise(2);
 -- SECURITY DEFINER: the owner sees the key
 SELECT wp_priv_definer(2);
 RESET ROLE;
+SELECT public.wk_chk_path(0, 5, 0);
 -- SELECT on one key column only: the DETAIL of that index only
 GRANT SELECT (k) ON wp_priv TO regress_wp_inserter;
 SET ROLE regress_wp_inserter;
@@ -310,6 +358,7 @@ SELECT wp_priv_ins(1, NULL);
 SELECT wp_priv_ins(5, 20);
 SELECT wp_priv_reraise(2);
 RESET ROLE;
+SELECT public.wk_chk_path(0, 3, 0);
 -- SELECT on the table
 REVOKE SELECT (k) ON wp_priv FROM regress_wp_inserter;
 GRANT SELECT ON wp_priv TO regress_wp_inserter;
@@ -317,6 +366,7 @@ SET ROLE regress_wp_inserter;
 SELECT wp_priv_ins(1, NULL);
 SELECT wp_priv_ins(6, 20);
 RESET ROLE;
+SELECT public.wk_chk_path(0, 2, 0);
 -- row-level security enabled (a policy that lets the role insert and see
 -- everything): BuildIndexValueDescription shows no key under RLS
 ALTER TABLE wp_priv ENABLE ROW LEVEL SECURITY;
@@ -330,3 +380,4 @@ SELECT * FROM wp_priv ORDER BY k;
 
 DROP TABLE wp_priv;
 DROP ROLE regress_wp_inserter;
+SELECT public.wk_chk_path(0, 3, 0);

@@ -31,7 +31,46 @@
 --      CASE of the handler, after a nested handler caught an error of its
 --      own, after a call; a handler that reads nothing but re-raises at the
 --      end.
+-- Which path the cases took (issue 27): wm_chk_path(w, s, f) compares the
+-- plnimble_savepoint_stats() deltas since the last check, INSERTs run by
+-- the write path (w), savepoints started (s) and fast calls (f), with
+-- what the cases must have done ("as expected" under PL/pgSQL, which has
+-- no counters).  The checks stand between the sections, outside
+-- transactions.
+CREATE TABLE public.wm_chk_prev (w bigint, s bigint, f bigint, pid int);
+INSERT INTO public.wm_chk_prev VALUES (0, 0, 0, 0);
+CREATE FUNCTION public.wm_chk_path(want_w bigint, want_s bigint, want_f bigint)
+RETURNS text LANGUAGE plpgsql AS $pathcheck$
+DECLARE
+    cw bigint;
+    cs bigint;
+    cf bigint;
+    p public.wm_chk_prev;
+BEGIN
+    IF to_regproc('pg_catalog.plnimble_savepoint_stats') IS NULL THEN
+        RETURN 'as expected';
+    END IF;
+    EXECUTE 'SELECT writes_without_savepoint, savepoints_materialized, fast_calls FROM pg_catalog.plnimble_savepoint_stats()'
+        INTO cw, cs, cf;
+    SELECT * INTO p FROM public.wm_chk_prev;
+    -- (a new session, after a reconnection, counts from zero)
+    IF p.pid <> pg_backend_pid() THEN
+        p.w := 0;
+        p.s := 0;
+        p.f := 0;
+    END IF;
+    UPDATE public.wm_chk_prev SET w = cw, s = cs, f = cf, pid = pg_backend_pid();
+    IF want_w IS NULL OR (cw - p.w = want_w AND cs - p.s = want_s AND cf - p.f = want_f) THEN
+        RETURN 'as expected';
+    END IF;
+    RETURN format('writes %s, savepoints %s, fast calls %s (expected %s, %s, %s)',
+                  cw - p.w, cs - p.s, cf - p.f, want_w, want_s, want_f);
+END
+$pathcheck$;
+SELECT public.wm_chk_path(NULL, NULL, NULL) AS reset;
 
+
+SELECT public.wm_chk_path(0, 0, 0);
 -- every diagnostics field, NULL shown as NULL
 CREATE FUNCTION wp_line(st text, msg text, det text, hint text, ctx text,
                         col text, con text, dt text, tab text, sch text)
@@ -51,6 +90,7 @@ CREATE TABLE wp_t (
     c int CHECK (c >= 0)
 );
 
+SELECT public.wm_chk_path(0, 0, 0);
 -- 1. Both outcomes, every field ---------------------------------------------
 
 CREATE FUNCTION wp_ins(p_k int, p_v text, p_c int) RETURNS text
@@ -83,6 +123,7 @@ SELECT wp_ins(1, 'third time', 0);
 SELECT * FROM wp_t ORDER BY k;
 SELECT last_value FROM wp_s;
 
+SELECT public.wm_chk_path(5, 0, 0);
 -- the same, in one transaction: the duplicates are of rows inserted by the
 -- same transaction, then the transaction is rolled back
 BEGIN;
@@ -91,6 +132,7 @@ SELECT k, v FROM wp_t ORDER BY k;
 ROLLBACK;
 SELECT k, v FROM wp_t ORDER BY k;
 
+SELECT public.wm_chk_path(6, 0, 0);
 -- bare RAISE: the error leaves the function as the INSERT raised it
 CREATE FUNCTION wp_reraise(p_k int) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -107,6 +149,7 @@ SELECT wp_reraise(3);
 SELECT wp_reraise(3);
 SELECT k, v FROM wp_t ORDER BY k;
 
+SELECT public.wm_chk_path(2, 0, 0);
 -- a handler that raises its own error with the caught one's fields
 CREATE FUNCTION wp_wrap(p_k int) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -126,6 +169,7 @@ $$;
 SELECT wp_wrap(4);
 SELECT wp_wrap(4);
 
+SELECT public.wm_chk_path(2, 0, 0);
 -- an unqualified INSERT (no column list), key from an expression of
 -- variables
 CREATE FUNCTION wp_nocols(p_k int) RETURNS text LANGUAGE plpgsql AS $$
@@ -143,19 +187,25 @@ $$;
 SELECT wp_nocols(1), wp_nocols(1), wp_nocols(2);
 SELECT * FROM wp_t WHERE k > 100 ORDER BY k;
 
+SELECT public.wm_chk_path(3, 0, 0);
 -- 2. NOT NULL and CHECK come before the duplicate; defaults once ----------
 
+SELECT public.wm_chk_path(0, 0, 0);
 -- the key exists and v is NULL: not_null_violation, not caught
 SELECT wp_ins(1, NULL, 0);
+SELECT public.wm_chk_path(1, 0, 0);
 -- the key exists and c fails its CHECK: check_violation, not caught
 SELECT wp_ins(1, 'x', -1);
+SELECT public.wm_chk_path(1, 0, 0);
 -- both: NOT NULL is checked first
 SELECT wp_ins(1, NULL, -1);
+SELECT public.wm_chk_path(1, 0, 0);
 -- a new key with the same errors
 SELECT wp_ins(50, NULL, 0);
 SELECT wp_ins(50, 'x', -1);
 SELECT k, v, c FROM wp_t ORDER BY k;
 
+SELECT public.wm_chk_path(2, 0, 0);
 -- the same errors caught further out, with their fields
 CREATE FUNCTION wp_outer_catch(p_k int, p_v text, p_c int) RETURNS text
 LANGUAGE plpgsql AS $$
@@ -181,6 +231,7 @@ SELECT wp_outer_catch(1, 'x', -1);
 SELECT wp_outer_catch(1, 'x', 0);
 SELECT wp_outer_catch(51, 'new', 0);
 
+SELECT public.wm_chk_path(0, 8, 0);
 -- nextval in a default: evaluated once per attempt, duplicate or not
 SELECT last_value FROM wp_s;
 SELECT currval('wp_s');
@@ -192,6 +243,7 @@ SELECT wp_ins(60, 'seq', 0);
 SELECT currval('wp_s');
 SELECT k, s FROM wp_t WHERE k >= 50 ORDER BY k;
 
+SELECT public.wm_chk_path(3, 0, 0);
 -- 3. RETURNING ... INTO, FOUND, ROW_COUNT -------------------------------------
 
 CREATE FUNCTION wp_ret(p_k int) RETURNS text LANGUAGE plpgsql AS $$
@@ -213,6 +265,7 @@ SELECT wp_ret(71);
 SELECT currval('wp_s');
 SELECT k, s FROM wp_t WHERE k >= 70 ORDER BY k;
 
+SELECT public.wm_chk_path(3, 0, 0);
 -- INTO STRICT, one row either way
 CREATE FUNCTION wp_ret_strict(p_k int) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -228,6 +281,7 @@ END
 $$;
 SELECT wp_ret_strict(72), wp_ret_strict(72);
 
+SELECT public.wm_chk_path(2, 0, 0);
 -- FOUND and ROW_COUNT: set by the statement before the block (a PERFORM
 -- that finds a row or none, an UPDATE of 3 rows), then the block
 CREATE TABLE wp_three (n int);
@@ -263,12 +317,14 @@ SELECT p, wp_found(80 + p, p) FROM generate_series(0, 2) p;
 SELECT p, wp_found(80 + p, p) FROM generate_series(0, 2) p;
 SELECT k FROM wp_t WHERE k BETWEEN 80 AND 89 ORDER BY k;
 
+SELECT public.wm_chk_path(6, 0, 0);
 -- 4. Loops ---------------------------------------------------------------------
 
 CREATE TABLE wp_kv (k int PRIMARY KEY, v int NOT NULL, hits int NOT NULL DEFAULT 1);
 CREATE TABLE wp_src (k int, v int);
 INSERT INTO wp_src SELECT g / 2, g FROM generate_series(1, 40) g;
 
+SELECT public.wm_chk_path(0, 0, 0);
 -- the issue's loop: the handler updates the existing row
 CREATE FUNCTION wp_upsert_loop() RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -293,6 +349,7 @@ SELECT count(*), sum(v), sum(hits), min(k), max(k) FROM wp_kv;
 SELECT wp_upsert_loop();
 SELECT count(*), sum(v), sum(hits) FROM wp_kv;
 
+SELECT public.wm_chk_path(80, 0, 0);
 -- the counter form and the NULL form, FOR over integers, in one
 -- transaction that is then rolled back
 CREATE FUNCTION wp_count_loop(n int, lo int) RETURNS text LANGUAGE plpgsql AS $$
@@ -330,6 +387,7 @@ SELECT count(*), sum(v) FROM wp_kv WHERE k >= 1000;
 SELECT wp_count_loop(200, 1000), wp_count_loop(200, 1000);
 SELECT count(*), sum(v) FROM wp_kv WHERE k >= 1000;
 
+SELECT public.wm_chk_path(2400, 0, 0);
 -- WHILE, FOREACH, CONTINUE and EXIT from the handler, nested loops
 CREATE FUNCTION wp_shapes() RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -374,10 +432,12 @@ SELECT wp_shapes();
 SELECT k, v FROM wp_kv WHERE k BETWEEN 2000 AND 2299 ORDER BY k;
 SELECT wp_shapes();
 
+SELECT public.wm_chk_path(38, 0, 0);
 -- 5. Nested blocks and outer rollbacks ---------------------------------------
 
 CREATE TABLE wp_n (k int PRIMARY KEY, note text NOT NULL);
 
+SELECT public.wm_chk_path(0, 0, 0);
 -- inner qualifying blocks in a loop inside an outer WHEN OTHERS block that
 -- fails afterwards: the outer rollback undoes every inner insert
 CREATE FUNCTION wp_outer_fails(fail boolean) RETURNS text LANGUAGE plpgsql AS $$
@@ -411,6 +471,7 @@ SELECT wp_outer_fails(true);
 SELECT * FROM wp_n ORDER BY k;
 DELETE FROM wp_n;
 
+SELECT public.wm_chk_path(0, 33, 0);
 -- the inner block's INSERT fails with an error it does not catch (NOT
 -- NULL): the outer handler catches it, the earlier inner inserts of the
 -- outer block are undone, rows inserted before the outer block stay
@@ -439,6 +500,7 @@ SELECT wp_inner_uncaught();
 SELECT * FROM wp_n ORDER BY k;
 DELETE FROM wp_n;
 
+SELECT public.wm_chk_path(0, 4, 0);
 -- three levels: each level a qualifying block of its own (the inner two
 -- are the last statement of the block around them), the outermost with
 -- WHEN OTHERS; a duplicate at each level, then a failure in the middle
@@ -477,6 +539,7 @@ SELECT wp_three_levels(1, 11, 12, false);
 SELECT * FROM wp_n ORDER BY k;
 DELETE FROM wp_n;
 
+SELECT public.wm_chk_path(0, 12, 0);
 -- an inner qualifying block whose handler re-raises, caught by the outer
 -- block: the inner inserts of the same outer block are undone
 CREATE FUNCTION wp_inner_reraise() RETURNS text LANGUAGE plpgsql AS $$
@@ -499,6 +562,7 @@ $$;
 SELECT wp_inner_reraise();
 SELECT * FROM wp_n ORDER BY k;
 
+SELECT public.wm_chk_path(0, 5, 0);
 -- SQL-level savepoints and rollbacks around the calls
 BEGIN;
 SELECT wp_count_loop(10, 3000);
@@ -521,8 +585,10 @@ SELECT 1;
 ROLLBACK;
 SELECT count(*) FROM wp_kv WHERE k >= 3100;
 
+SELECT public.wm_chk_path(22, 24, 0);
 -- 6. Where the block is called from ------------------------------------------
 
+SELECT public.wm_chk_path(0, 0, 0);
 -- a function called by a function: the inner one re-raises, the outer one
 -- shows the whole context
 CREATE FUNCTION wp_caller(p_k int) RETURNS text LANGUAGE plpgsql AS $$
@@ -554,6 +620,7 @@ END
 $$;
 SELECT wp_caller_uncaught(3);
 
+SELECT public.wm_chk_path(1, 4, 0);
 -- DO blocks
 DO $$
 BEGIN
@@ -580,11 +647,13 @@ BEGIN
 END
 $$;
 
+SELECT public.wm_chk_path(4, 0, 0);
 -- called from a query over many rows
 SELECT g, wp_ins(g % 5 + 200, 'query', 0) FROM generate_series(1, 8) g;
 SELECT g, wp_reraise(g % 5 + 300) FROM generate_series(1, 8) g;
 SELECT k FROM wp_t WHERE k >= 200 ORDER BY k;
 
+SELECT public.wm_chk_path(14, 0, 0);
 -- a trigger of another table whose function has the block
 CREATE TABLE wp_feed (k int, note text);
 CREATE FUNCTION wp_feed_trg() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -619,6 +688,7 @@ INSERT INTO wp_feed VALUES (5, 'feed e'), (2, 'feed f');
 SELECT count(*) FROM wp_feed;
 SELECT * FROM wp_n ORDER BY k;
 
+SELECT public.wm_chk_path(6, 0, 0);
 -- a procedure that commits after each block (each transaction's first
 -- INSERT comes before the table is locked by it)
 CREATE PROCEDURE wp_proc(n int) LANGUAGE plpgsql AS $$
@@ -643,6 +713,7 @@ $$;
 CALL wp_proc(8);
 SELECT * FROM wp_n WHERE k >= 100 ORDER BY k;
 
+SELECT public.wm_chk_path(0, 8, 0);
 -- statement text in the CONTEXT: as written, comments and line breaks
 -- kept, the INTO clause taken out
 CREATE FUNCTION wp_text(p_k int) RETURNS int LANGUAGE plpgsql AS $$
@@ -664,6 +735,7 @@ $$;
 SELECT wp_text(400);
 SELECT wp_text(400);
 
+SELECT public.wm_chk_path(2, 0, 0);
 -- 7. The key's history in this transaction ---------------------------------------
 
 CREATE FUNCTION wp_history() RETURNS SETOF text LANGUAGE plpgsql AS $$
@@ -708,6 +780,7 @@ SELECT * FROM wp_history();
 ROLLBACK;
 SELECT k, v FROM wp_t WHERE k >= 500 ORDER BY k;
 
+SELECT public.wm_chk_path(14, 4, 0);
 -- a loop over the table being inserted into: the loop's query does not
 -- see the rows the blocks insert
 CREATE FUNCTION wp_self_loop() RETURNS text LANGUAGE plpgsql AS $$
@@ -735,6 +808,7 @@ $$;
 SELECT wp_self_loop(), wp_self_loop();
 SELECT k, v FROM wp_t WHERE k > 600 ORDER BY k;
 
+SELECT public.wm_chk_path(16, 0, 0);
 -- the current context and the stacked one, in the handler
 CREATE FUNCTION wp_pg_context(p_k int) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -755,6 +829,7 @@ END
 $$;
 SELECT wp_pg_context(700), wp_pg_context(700);
 
+SELECT public.wm_chk_path(2, 0, 0);
 -- 8. Handlers that reach the DETAIL in roundabout ways ----------------------------
 
 CREATE FUNCTION wp_nothing() RETURNS void LANGUAGE plpgsql AS $$
@@ -832,6 +907,7 @@ SELECT wp_roundabout(800, 4);
 SELECT wp_roundabout(800, 5);
 SELECT wp_roundabout(800, 6);
 SELECT wp_roundabout(800, 7);
+SELECT public.wm_chk_path(8, 2, 0);
 -- the same, the re-raised error caught by the caller
 DO $$
 DECLARE
@@ -849,3 +925,4 @@ END
 $$;
 
 DROP TABLE wp_t, wp_kv, wp_src, wp_n, wp_three, wp_feed CASCADE;
+SELECT public.wm_chk_path(0, 8, 0);

@@ -18,6 +18,10 @@
 -- searched before writing (an index scan per attempt, nothing written for
 -- a duplicate); and a LOCATION in plnimble's source.  Listed in oracle-allowlist.txt: the
 -- expected output is plnimble's, so that a change in any of these shows.
+-- With executor hooks installed (scripts/test.sh --executor-hooks) the
+-- INSERT runs through SPI, whose ON CONFLICT check searches the index
+-- before every write, so that nothing is written for a duplicate: that
+-- lane's output is expected/write_path_stats_1.out.
 
 CREATE TABLE ws (k int PRIMARY KEY, v int) WITH (autovacuum_enabled = off);
 CREATE FUNCTION ws_loop(n int) RETURNS int LANGUAGE plpgsql AS $$

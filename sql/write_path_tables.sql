@@ -19,6 +19,44 @@
 --   5. CHECK constraints and domains calling functions (one writes), domain
 --      NOT NULL and CHECK, generated columns, unlogged and temporary
 --      tables, a toasted duplicate value.
+-- Which path the cases took (issue 27): wt_chk_path(w, s, f) compares the
+-- plnimble_savepoint_stats() deltas since the last check, INSERTs run by
+-- the write path (w), savepoints started (s) and fast calls (f), with
+-- what the cases must have done ("as expected" under PL/pgSQL, which has
+-- no counters).  The checks stand between the sections, outside
+-- transactions.
+CREATE TABLE public.wt_chk_prev (w bigint, s bigint, f bigint, pid int);
+INSERT INTO public.wt_chk_prev VALUES (0, 0, 0, 0);
+CREATE FUNCTION public.wt_chk_path(want_w bigint, want_s bigint, want_f bigint)
+RETURNS text LANGUAGE plpgsql AS $pathcheck$
+DECLARE
+    cw bigint;
+    cs bigint;
+    cf bigint;
+    p public.wt_chk_prev;
+BEGIN
+    IF to_regproc('pg_catalog.plnimble_savepoint_stats') IS NULL THEN
+        RETURN 'as expected';
+    END IF;
+    EXECUTE 'SELECT writes_without_savepoint, savepoints_materialized, fast_calls FROM pg_catalog.plnimble_savepoint_stats()'
+        INTO cw, cs, cf;
+    SELECT * INTO p FROM public.wt_chk_prev;
+    -- (a new session, after a reconnection, counts from zero)
+    IF p.pid <> pg_backend_pid() THEN
+        p.w := 0;
+        p.s := 0;
+        p.f := 0;
+    END IF;
+    UPDATE public.wt_chk_prev SET w = cw, s = cs, f = cf, pid = pg_backend_pid();
+    IF want_w IS NULL OR (cw - p.w = want_w AND cs - p.s = want_s AND cf - p.f = want_f) THEN
+        RETURN 'as expected';
+    END IF;
+    RETURN format('writes %s, savepoints %s, fast calls %s (expected %s, %s, %s)',
+                  cw - p.w, cs - p.s, cf - p.f, want_w, want_s, want_f);
+END
+$pathcheck$;
+SELECT public.wt_chk_path(NULL, NULL, NULL) AS reset;
+
 
 CREATE TABLE tl_log (n serial, what text);
 CREATE FUNCTION tl_diag(st text, msg text, det text, con text, tab text)
@@ -28,6 +66,7 @@ RETURNS text LANGUAGE sql AS $$
                   coalesce(nullif(tab, ''), '-'))
 $$;
 
+SELECT public.wt_chk_path(0, 0, 0);
 -- 1. Triggers and foreign keys ---------------------------------------------------
 
 CREATE TABLE tl_trg (k int PRIMARY KEY, v text);
@@ -82,6 +121,7 @@ SELECT tl_trg_ins(6, 'f'), tl_trg_ins(6, 'g');
 SELECT * FROM tl_trg ORDER BY k;
 SELECT what FROM tl_log ORDER BY n;
 DELETE FROM tl_log;
+SELECT public.wt_chk_path(0, 11, 0);
 -- only statement triggers left
 DROP TRIGGER a ON tl_trg;
 DROP TRIGGER b ON tl_trg;
@@ -90,6 +130,7 @@ SELECT what FROM tl_log ORDER BY n;
 DELETE FROM tl_log;
 DROP TRIGGER s1 ON tl_trg;
 DROP TRIGGER s2 ON tl_trg;
+SELECT public.wt_chk_path(0, 2, 0);
 -- a constraint trigger, deferred to commit
 CREATE CONSTRAINT TRIGGER c AFTER INSERT ON tl_trg DEFERRABLE INITIALLY DEFERRED
     FOR EACH ROW EXECUTE FUNCTION tl_trg_after();
@@ -105,6 +146,7 @@ SELECT * FROM tl_trg WHERE k >= 7 ORDER BY k;
 DROP TRIGGER c ON tl_trg;
 DELETE FROM tl_log;
 
+SELECT public.wt_chk_path(0, 4, 0);
 -- foreign keys: on the child (RI triggers fire on insert) and on the
 -- parent (its RI triggers fire on update and delete only)
 CREATE TABLE tl_parent (id int PRIMARY KEY);
@@ -135,11 +177,14 @@ BEGIN
 END
 $$;
 SELECT tl_child_ins(1, 1), tl_child_ins(1, 2), tl_child_ins(2, NULL), tl_child_ins(2, NULL);
+SELECT public.wt_chk_path(0, 4, 0);
 -- the parent is missing: foreign_key_violation, raised after the write
 SELECT tl_child_ins(3, 99);
+SELECT public.wt_chk_path(0, 1, 0);
 -- the parent is missing and the key is a duplicate: the duplicate first
 SELECT tl_child_ins(1, 99);
 SELECT tl_parent_ins(3), tl_parent_ins(3), tl_parent_ins(1);
+SELECT public.wt_chk_path(0, 4, 0);
 -- the foreign-key error caught by the block's own handler: the row
 -- written before the check must be gone
 CREATE FUNCTION tl_child_fk(p int, par int) RETURNS text LANGUAGE plpgsql AS $$
@@ -155,6 +200,7 @@ END
 $$;
 SELECT tl_child_fk(5, 99), tl_child_fk(5, 1), tl_child_fk(5, 1), tl_child_fk(1, 99);
 SELECT * FROM tl_child ORDER BY k;
+SELECT public.wt_chk_path(0, 4, 0);
 -- a deferred foreign key: the missing parent shows at commit
 CREATE TABLE tl_child_d (k int PRIMARY KEY,
     parent int REFERENCES tl_parent DEFERRABLE INITIALLY DEFERRED);
@@ -173,6 +219,7 @@ SELECT tl_child_d_ins(1, 99), tl_child_d_ins(1, 1), tl_child_d_ins(2, 1);
 COMMIT;
 SELECT * FROM tl_child_d;
 
+SELECT public.wt_chk_path(0, 3, 0);
 -- 2. Rules, row-level security, views, foreign tables ---------------------------
 
 CREATE TABLE tl_rule (k int PRIMARY KEY, v text);
@@ -192,6 +239,7 @@ $$;
 SELECT tl_rule_ins(1), tl_rule_ins(1), tl_rule_ins(2);
 SELECT what FROM tl_log ORDER BY n;
 DELETE FROM tl_log;
+SELECT public.wt_chk_path(0, 3, 0);
 -- the rule inserts into a table with its own key: its duplicate
 DROP RULE tl_also ON tl_rule;
 CREATE RULE tl_also2 AS ON INSERT TO tl_rule
@@ -209,6 +257,7 @@ DROP RULE tl_nothing ON tl_rule;
 SELECT * FROM tl_rule ORDER BY k;
 SELECT * FROM tl_rule_also ORDER BY k;
 
+SELECT public.wt_chk_path(0, 9, 0);
 -- row-level security: the role may insert only even keys and see only
 -- keys below 100
 SET client_min_messages = warning;
@@ -246,6 +295,7 @@ SELECT * FROM tl_rls ORDER BY k;
 DROP TABLE tl_rls;
 DROP ROLE regress_tl_user;
 
+SELECT public.wt_chk_path(0, 5, 0);
 -- views
 CREATE TABLE tl_base (k int PRIMARY KEY, v text);
 CREATE VIEW tl_auto AS SELECT k, v FROM tl_base;
@@ -295,12 +345,14 @@ END
 $$;
 SELECT tl_view_ins('auto', 1), tl_view_ins('auto', 1);
 SELECT tl_view_ins('checked', 2), tl_view_ins('checked', 2), tl_view_ins('checked', 1);
+SELECT public.wt_chk_path(0, 5, 0);
 -- the check option fails after the write, for a new key; a duplicate first
 SELECT tl_view_ins('checked', 200);
 SELECT tl_view_ins('auto', 200), tl_view_ins('checked', 200);
 SELECT tl_view_ins('trig', 3), tl_view_ins('trig', 3), tl_view_ins('trig', 1);
 SELECT * FROM tl_base ORDER BY k;
 
+SELECT public.wt_chk_path(0, 6, 0);
 -- a foreign table (file_fdw cannot insert)
 CREATE EXTENSION file_fdw;
 CREATE SERVER tl_files FOREIGN DATA WRAPPER file_fdw;
@@ -318,6 +370,7 @@ END
 $$;
 SELECT tl_foreign_ins(1);
 
+SELECT public.wt_chk_path(0, 1, 0);
 -- 3. Partitions and inheritance --------------------------------------------------
 
 CREATE TABLE tl_part (k int, r int, v text, PRIMARY KEY (k, r)) PARTITION BY RANGE (r);
@@ -357,11 +410,13 @@ $$;
 SELECT tl_part_ins(1, 1), tl_part_ins(1, 1), tl_part1_ins(1, 1), tl_part1_ins(2, 1);
 SELECT tl_part_ins(2, 1);
 SELECT tl_part_ins(1, 11), tl_part_ins(1, 11), tl_part_ins(9, 11), tl_part_ins(9, 11);
+SELECT public.wt_chk_path(0, 9, 0);
 -- no partition for the row; the partition constraint of a direct insert
 SELECT tl_part_ins(1, 50);
 SELECT tl_part1_ins(1, 15);
 SELECT tableoid::regclass, * FROM tl_part ORDER BY r, k;
 
+SELECT public.wt_chk_path(0, 2, 0);
 -- inheritance: the parent's key does not cover the child's rows
 CREATE TABLE tl_inh (k int PRIMARY KEY, v text);
 CREATE TABLE tl_inh_child (PRIMARY KEY (k)) INHERITS (tl_inh);
@@ -379,6 +434,7 @@ $$;
 SELECT tl_inh_ins(1), tl_inh_ins(1), tl_inh_ins(2);
 SELECT tableoid::regclass, * FROM tl_inh ORDER BY k, 1;
 
+SELECT public.wt_chk_path(3, 0, 0);
 -- 4. Kinds of unique constraint --------------------------------------------------
 
 CREATE TABLE tl_defer (k int, v text,
@@ -429,6 +485,7 @@ COMMIT;
 SELECT * FROM tl_defer ORDER BY k;
 SELECT * FROM tl_defer2 ORDER BY k;
 
+SELECT public.wt_chk_path(0, 13, 0);
 -- exclusion constraints, alone and with a primary key
 CREATE EXTENSION btree_gist;
 CREATE TABLE tl_excl (k int PRIMARY KEY, r int4range,
@@ -461,6 +518,7 @@ SELECT tl_excl2_ins(1);
 SELECT tl_excl2_ins(1);
 SELECT * FROM tl_excl ORDER BY k;
 
+SELECT public.wt_chk_path(0, 7, 0);
 -- several unique indexes: the one created first raises when both conflict
 CREATE TABLE tl_multi (a int, b int, c int);
 CREATE UNIQUE INDEX tl_multi_b ON tl_multi (b);
@@ -488,6 +546,7 @@ SELECT tl_multi_ins(1, 1, 1) AS all_three, tl_multi_ins(1, 2, 4) AS a_and_b,
        tl_multi_ins(1, 2, 9) AS a_b_other_rows;
 SELECT * FROM tl_multi ORDER BY a;
 
+SELECT public.wt_chk_path(0, 10, 0);
 -- expression and partial unique indexes
 CREATE TABLE tl_expr (id int PRIMARY KEY, email text, active boolean);
 CREATE UNIQUE INDEX tl_expr_lower ON tl_expr (lower(email));
@@ -511,6 +570,7 @@ DROP INDEX tl_expr_lower;
 SELECT tl_expr_ins(3, 'c@x', false), tl_expr_ins(4, 'c@x', false),
        tl_expr_ins(5, 'c@x', true), tl_expr_ins(6, 'c@x', true);
 SELECT * FROM tl_expr ORDER BY id;
+SELECT public.wt_chk_path(0, 7, 0);
 -- a partial unique index alone
 CREATE TABLE tl_partial (id int, email text, active boolean);
 CREATE UNIQUE INDEX tl_partial_active ON tl_partial (email) WHERE active;
@@ -533,8 +593,10 @@ SELECT tl_partial_ins(1, 'x', false), tl_partial_ins(2, 'x', false),
        tl_partial_ins(5, 'x', NULL), tl_partial_ins(6, NULL, true), tl_partial_ins(7, NULL, true);
 SELECT * FROM tl_partial ORDER BY id;
 
+SELECT public.wt_chk_path(0, 7, 0);
 -- 5. CHECK constraints, domains, generated columns, table kinds -------------------
 
+SELECT public.wt_chk_path(0, 0, 0);
 -- a CHECK calling a function that writes: with a duplicate its row goes
 CREATE FUNCTION tl_checked_fn(k int) RETURNS boolean LANGUAGE plpgsql AS $$
 BEGIN
@@ -570,6 +632,7 @@ SELECT * FROM tl_chk ORDER BY k;
 SELECT what FROM tl_log ORDER BY n;
 DELETE FROM tl_log;
 
+SELECT public.wt_chk_path(0, 6, 0);
 -- domains: CHECK, NOT NULL, a CHECK calling a function that writes
 CREATE DOMAIN tl_pos AS int CHECK (VALUE > 0);
 CREATE DOMAIN tl_nn AS text NOT NULL;
@@ -592,6 +655,7 @@ SELECT tl_dom_ins(1, 'a', -1);
 SELECT * FROM tl_dom ORDER BY k;
 SELECT what FROM tl_log ORDER BY n;
 DELETE FROM tl_log;
+SELECT public.wt_chk_path(0, 6, 0);
 -- a domain without constraints
 CREATE DOMAIN tl_plain AS int;
 CREATE TABLE tl_dom2 (k tl_plain PRIMARY KEY);
@@ -607,6 +671,7 @@ END
 $$;
 SELECT tl_dom2_ins(1), tl_dom2_ins(1);
 
+SELECT public.wt_chk_path(0, 2, 0);
 -- generated columns (a stored one in the key), an identity key
 CREATE TABLE tl_gen (a int, b int, s int GENERATED ALWAYS AS (a + b) STORED UNIQUE);
 CREATE FUNCTION tl_gen_ins(p int, q int) RETURNS text LANGUAGE plpgsql AS $$
@@ -625,6 +690,7 @@ $$;
 SELECT tl_gen_ins(1, 2), tl_gen_ins(2, 1), tl_gen_ins(2, 2);
 SELECT * FROM tl_gen ORDER BY s;
 
+SELECT public.wt_chk_path(0, 3, 0);
 -- unlogged and temporary tables
 CREATE UNLOGGED TABLE tl_unlogged (k int PRIMARY KEY);
 CREATE TEMP TABLE tl_temp (k int PRIMARY KEY, v text);
@@ -651,6 +717,7 @@ SELECT tl_kinds_ins(3), tl_kinds_ins(3);
 ROLLBACK;
 SELECT (SELECT count(*) FROM tl_unlogged) AS unlogged, (SELECT count(*) FROM tl_temp) AS temp;
 
+SELECT public.wt_chk_path(10, 0, 0);
 -- a toasted value in the row of a duplicate
 CREATE TABLE tl_toast (k int PRIMARY KEY, big text);
 CREATE FUNCTION tl_toast_ins(p int, n int) RETURNS text LANGUAGE plpgsql AS $$
@@ -669,3 +736,4 @@ SELECT k, length(big) FROM tl_toast ORDER BY k;
 DROP TABLE tl_log, tl_trg, tl_child, tl_child_d, tl_parent, tl_rule, tl_rule_also,
     tl_base, tl_part, tl_inh, tl_defer, tl_defer2, tl_excl, tl_excl2, tl_multi,
     tl_expr, tl_partial, tl_chk, tl_dom, tl_dom2, tl_gen, tl_unlogged, tl_temp, tl_toast CASCADE;
+SELECT public.wt_chk_path(0, 3, 0);

@@ -1461,7 +1461,8 @@ pln_free_function_memory(PlnFunction *func)
 	func->fn_cxt = NULL;
 	func->fast = NULL;
 	func->fast_expr = NULL;
-	func->fast_shape = PLN_TRI_NO;
+	/* (chosen again would be the ordinary path: fn_hashkey is NULL) */
+	func->call = NULL;
 }
 
 /*

@@ -806,8 +806,15 @@ typedef struct PlnFunction
 	unsigned long use_count;	/* calls in progress: do not free while > 0 */
 	struct PlnExecState *cur_estate;	/* innermost active call */
 
-	/* the fast entry (fast_call.c) */
-	PlnTriState fast_shape;		/* may calls take it? */
+	/*
+	 * How the call handler runs a call of the function: the ordinary path
+	 * or the fast entry (entry/fast_call.c), chosen once by the entry
+	 * layer at the first call of the compiled function (handler.c,
+	 * choose_call_entry); NULL until then.
+	 */
+	Datum		(*call) (FunctionCallInfo fcinfo, struct PlnFunction *func);
+
+	/* the fast entry's (fast_call.c) */
 	struct PlnFastCall *fast;	/* its state, built at its first use */
 	struct PlnExpr *fast_expr;	/* and the RETURN's expression then */
 } PlnFunction;

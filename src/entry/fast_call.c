@@ -21,9 +21,12 @@
  * instead evaluate the expression's ExprState straight away, with the
  * arguments stored in a small state kept with the compiled function.
  *
- * Whether a call may take the fast entry is decided in one place,
- * fast_call_allowed; anything it does not recognise takes the ordinary
- * path.  docs/design.md ("The fast entry") argues why each condition makes
+ * Whether a function has the shape is decided once, when the call handler
+ * chooses the compiled function's call entry (pln_fast_call_fits); whether
+ * a call may take the fast entry, at each call, in one place,
+ * fast_call_allowed.  Both test the rows of one table,
+ * exec/pln_fast_conditions.h, which the plan view reads too; anything they
+ * do not recognise takes the ordinary path.  docs/design.md ("The fast entry") argues why each condition makes
  * the fast entry indistinguishable from the ordinary path.  In short:
  *
  * - The ordinary path would check the expression's plan at block entry
@@ -59,6 +62,7 @@
 #include "utils/memutils.h"
 
 #include "plnimble.h"
+#include "exec/pln_fast_conditions.h"
 
 /*
  * What a fast call needs, built once per compiled function (in its
@@ -90,70 +94,14 @@ struct PlnFastCall
 static MemoryContext handover_cxt = NULL;
 
 /*
- * May the RETURN's expression read these datums in a fast call?  Only the
- * arguments and FOUND, whose values a fast call sets as the ordinary path
- * would (FOUND is false until a statement sets it, and the body has no
- * other statement).
+ * The shape the fast entry serves (FAST_SHAPE_CONDITIONS,
+ * exec/pln_fast_conditions.h): asked once per compiled function, when the
+ * call handler chooses its call entry (handler.c, choose_call_entry).
  */
-static bool
-expr_reads_only_args(PlnFunction *func, PlnExpr *expr)
+bool
+pln_fast_call_fits(PlnFunction *func)
 {
-	int			dno = -1;
-
-	while ((dno = bms_next_member(expr->paramnos, dno)) >= 0)
-	{
-		bool		known = (dno == func->found_varno);
-		int			i;
-
-		for (i = 0; i < func->fn_nargs && !known; i++)
-			known = (func->fn_argvarnos[i] == dno);
-		if (!known)
-			return false;
-	}
-	return true;
-}
-
-/*
- * Is the compiled function of the shape the fast entry serves?  A plain
- * function (not a procedure, trigger or set-returning function, no OUT
- * parameters, a result of a base type that is not a row or a domain), of
- * scalar arguments, whose body is one block without declarations holding
- * one RETURN of an expression that reads nothing but the arguments.  The
- * block's EXCEPTION clause, if any, may be anything: its handlers run on
- * the ordinary path.
- */
-static bool
-function_has_fast_shape(PlnFunction *func)
-{
-	PlnStmtBlock *block = func->action;
-	PlnStmtReturn *ret;
-	PlnExpr    *expr;
-	int			i;
-
-	if (func->fn_hashkey == NULL || func->fn_prokind != PROKIND_FUNCTION ||
-		func->fn_is_trigger || func->fn_is_event_trigger ||
-		func->fn_retset || func->fn_retistuple || func->fn_retisdomain ||
-		func->fn_rettype == VOIDOID || func->out_param_varno >= 0)
-		return false;
-
-	for (i = 0; i < func->fn_nargs; i++)
-	{
-		if (func->datums[func->fn_argvarnos[i]]->dtype != PLN_DTYPE_VAR)
-			return false;
-	}
-
-	if (block == NULL || block->n_initvars > 0 ||
-		list_length(block->body) != 1)
-		return false;
-	ret = (PlnStmtReturn *) linitial(block->body);
-	if (ret->cmd_type != PLN_STMT_RETURN || ret->retvarno >= 0 ||
-		ret->expr == NULL)
-		return false;
-
-	expr = ret->expr;
-	return expr->rw_param_dno == 0 &&
-		expr->text_append == PLN_TEXT_APPEND_NONE &&
-		expr->select_column == 0 && expr_reads_only_args(func, expr);
+	return pln_fast_shape_why_not(func) == NULL;
 }
 
 /* Build the state fast calls of the function use (see PlnFastCall) */
@@ -261,76 +209,42 @@ fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
 	PlnFastCall *fast = func->fast;
 	LocalTransactionId curlxid;
 	PlnExpr    *expr;
+	bool		has_handlers;
 	int			i;
 
+	/* (the function has the shape: pln_fast_call_fits chose this entry) */
 	if (unlikely(fast == NULL))
 	{
-		if (func->fast_shape == PLN_TRI_NO)
-			return false;
-		if (func->fast_shape == PLN_TRI_UNKNOWN)
-		{
-			func->fast_shape = function_has_fast_shape(func) ?
-				PLN_TRI_YES : PLN_TRI_NO;
-			if (func->fast_shape == PLN_TRI_NO)
-				return false;
-		}
 		func->fast = build_fast_call(func);
 		fast = func->fast;
 		func->fast_expr = fast->expr;
 	}
 
 	/*
-	 * The expression must be simple and pure, with an ExprState built for
-	 * its current plan and ready in this transaction, as the ordinary
-	 * path's pure evaluation wants it (simple_expr_ready_for_pure_eval);
-	 * not failed in this transaction (then the ordinary path runs it as
-	 * SPI would, see run_simple_expr_as_spi), and not busy.  Its result
-	 * must need no conversion to the function's result type.  The first
-	 * call of each transaction takes the ordinary path, which takes the
-	 * transaction's reference to the plan.
+	 * The conditions of FAST_GATE_CONDITIONS, in their order: the
+	 * expression simple and pure, with an ExprState built for its current
+	 * plan and ready in this transaction, as the ordinary path's pure
+	 * evaluation wants it (simple_expr_ready_for_pure_eval); not failed in
+	 * this transaction (then the ordinary path runs it as SPI would, see
+	 * run_simple_expr_as_spi), not busy, its result needing no conversion;
+	 * the first call of each transaction takes the ordinary path, which
+	 * takes the transaction's reference to the plan.  Nobody may watch the
+	 * call (the plugin hook); a handler block must be entered without its
+	 * subtransaction, as the ordinary path enters it only with lazy
+	 * savepoints on and outside parallel mode (enter_frame_slowly); the
+	 * ordinary path's checks for interrupts and the stack depth before it
+	 * enters the block must not raise; the plan must be current, as the
+	 * ordinary path checks it at block entry (the check is not remembered:
+	 * the call ends by forgetting all checks, see pln_fast_call).
 	 */
 	expr = fast->expr;
 	curlxid = MyProc->lxid;
-	if (expr->simple_failed_lxid == curlxid ||
-		expr->simple_plan_lxid != curlxid ||
-		expr->simple_state_lxid != curlxid ||
-		expr->simple_expr == NULL || expr->plan_error != NULL ||
-		expr->purity != PLN_PURITY_PURE || expr->simple_is_param ||
-		expr->simple_state == NULL || expr->simple_state_cxt == NULL ||
-		expr->simple_in_use ||
-		expr->simple_state_generation != expr->simple_plan->generation ||
-		expr->simple_type != func->fn_rettype)
+	has_handlers = fast->has_handlers;
+#define FAST_GATE_TEST(when, fails, reason) \
+	if (fails) \
 		return false;
-
-	/*
-	 * Nobody may watch the call (the plugin hook: profiler, tracer,
-	 * debugger), and a handler block must be entered without its
-	 * subtransaction, as the ordinary path enters it only with lazy
-	 * savepoints on and outside parallel mode (enter_frame_slowly).  A
-	 * fast call cannot start while another runs (it runs no code that
-	 * could call the function), but should it, it must not share the
-	 * state.
-	 */
-	if (fast->busy || pln_plugins.first != NULL)
-		return false;
-	if (fast->has_handlers && (!pln_lazy_savepoints || IsInParallelMode()))
-		return false;
-
-	/*
-	 * The ordinary path checks for interrupts and the stack depth before
-	 * it enters the block: when either would raise an error, let it.
-	 */
-	if (unlikely(InterruptPending) || stack_is_too_deep())
-		return false;
-
-	/*
-	 * The plan: a stale one, or a changed search path, means the ordinary
-	 * path, which checks the plan as it enters the block.  (The check is
-	 * not remembered for later checks: nothing in the call would use it,
-	 * and the call ends by forgetting all checks, see pln_fast_call.)
-	 */
-	if (!pln_simple_plan_is_current(expr))
-		return false;
+	FAST_GATE_CONDITIONS(FAST_GATE_TEST)
+#undef FAST_GATE_TEST
 
 	/*
 	 * Last, the arguments go where the expression reads them, unless one
@@ -353,8 +267,10 @@ fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
 }
 
 /*
- * Run a call through the fast entry if its gate, fast_call_allowed, lets
- * it in, else on the ordinary path (pln_call_ordinary, handler.c).
+ * The call entry of a function of the fast entry's shape (chosen once by
+ * the call handler, see pln_fast_call_fits): run the call through the fast
+ * entry if its gate, fast_call_allowed, lets it in, else on the ordinary
+ * path (pln_call_ordinary, handler.c), without going back to the handler.
  *
  * When the expression raises an error that a handler of the block
  * catches, the call is run on the ordinary path with the error, which it
@@ -366,7 +282,7 @@ fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
  * set before sigsetjmp are used, none changed after it.
  */
 pln_no_stack_protector Datum
-pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo)
+pln_fast_call(FunctionCallInfo fcinfo, PlnFunction *func)
 {
 	sigjmp_buf *save_exception_stack = PG_exception_stack;
 	ErrorContextCallback *save_context_stack = error_context_stack;
@@ -426,6 +342,7 @@ pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo)
 		PG_exception_stack = save_exception_stack;
 		error_context_stack = save_context_stack;
 		fast->busy = false;
+		pln_stats.fast_calls++;
 		if (fast->has_handlers)
 			pln_stats.blocks_entered++;
 		/* (the caller's plans: see pln_call_ordinary) */
@@ -449,6 +366,7 @@ pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo)
 	 */
 	if (!fast->has_handlers)
 	{
+		pln_stats.fast_calls++;
 		expr->simple_in_use = true;
 		PG_RE_THROW();
 	}
@@ -456,6 +374,7 @@ pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo)
 	/* an error the block does not catch goes on up, as from its catch */
 	if (!pln_block_catches(func->action, geterrcode()))
 	{
+		pln_stats.fast_calls++;
 		pln_stats.blocks_entered++;
 		pln_simple_expr_failed(expr);
 		PG_RE_THROW();

@@ -371,12 +371,28 @@ pln_call_ordinary(FunctionCallInfo fcinfo, PlnFunction *func,
 	return retval;
 }
 
+/* The ordinary path as a function's call entry (see choose_call_entry) */
+static Datum
+call_ordinary(FunctionCallInfo fcinfo, PlnFunction *func)
+{
+	return pln_call_ordinary(fcinfo, func, NULL);
+}
+
 /*
- * Call handler: run a function or procedure.
- *
- * A call of a function whose shape allows may take the fast entry
- * (fast_call.c), if its gate lets it in: then it runs without an
- * execution state.  Any other call takes the ordinary path.
+ * Choose, once per compiled function, how its calls run: through the fast
+ * entry if the function's shape allows (fast_call.c, pln_fast_call_fits),
+ * whose gate then decides per call and sends what it does not take to the
+ * ordinary path; else always on the ordinary path.
+ */
+static pg_noinline void
+choose_call_entry(PlnFunction *func)
+{
+	func->call = pln_fast_call_fits(func) ? pln_fast_call : call_ordinary;
+}
+
+/*
+ * Call handler: run a function or procedure, through the call entry chosen
+ * for the compiled function (choose_call_entry).
  */
 Datum
 plnimble_call_handler(PG_FUNCTION_ARGS)
@@ -388,9 +404,9 @@ plnimble_call_handler(PG_FUNCTION_ARGS)
 
 	func = pln_compile(fcinfo, false);
 	check_at_first_call_once(func, fcinfo);
-	if (pln_fast_call_worth_trying(func))
-		return pln_fast_call(func, fcinfo);
-	return pln_call_ordinary(fcinfo, func, NULL);
+	if (unlikely(func->call == NULL))
+		choose_call_entry(func);
+	return func->call(fcinfo, func);
 }
 
 /*

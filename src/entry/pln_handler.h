@@ -19,6 +19,12 @@
 extern Datum pln_call_ordinary(FunctionCallInfo fcinfo, PlnFunction *func,
 							   ErrorData *fast_call_error);
 
+/* fast_call.c: the fast entry */
+typedef struct PlnFastCall PlnFastCall;
+
+extern bool pln_fast_call_fits(PlnFunction *func);
+extern Datum pln_fast_call(FunctionCallInfo fcinfo, PlnFunction *func);
+
 /*
  * What the server looks up in the library by name: with the two functions
  * of pln_savepoint.h and plnimble_version below marked PGDLLEXPORT, the

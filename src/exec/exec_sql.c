@@ -288,52 +288,31 @@ into_maxrows(PlnStmtExecSql *stmt, bool check_too_many)
 }
 
 /*
- * Run an INSERT that may take the write path (write_path.c): without its
- * block's subtransaction when the path's conditions hold now, else as
- * usual.  *returned: see pln_write_path_direct (NULL if it did not run).
- * The statement started as lazy statements do, so it passes the gate
- * here, and since the SQL may have run any code, plans are checked again
- * afterwards (what exec_stmt does for statements that are not lazy).
- * Returns false, with nothing else done, when the statement's duplicate
- * went to the block's handler without an error (as if the error had been
- * raised, the statement sets nothing); else true, with SPI's result code
- * in *rc.
+ * Run an INSERT that may take the write path: through it
+ * (pln_write_path_run) when its conditions hold now, else as usual.
+ * *returned: the row RETURNING returns when the write path inserted below
+ * the executor, else NULL.  The statement started as lazy statements do;
+ * when the write path does not take it, it has passed the gate.  Returns
+ * false, with nothing else done, when the statement's duplicate went to
+ * the block's handler without an error (as if the error had been raised,
+ * the statement sets nothing); else true, with SPI's result code in *rc.
  */
 static bool
 exec_insert_on_write_path(PlnExecState *estate, PlnStmtExecSql *stmt,
 						  bool check_too_many, HeapTuple *returned,
 						  TupleDesc *returned_desc, int *rc)
 {
-	SPIPlanPtr	plan = pln_write_path_plan(estate, stmt);
 	long		maxrows = into_maxrows(stmt, check_too_many);
 
-	if (plan != NULL)
+	switch (pln_write_path_run(estate, stmt, maxrows, rc, returned,
+							   returned_desc))
 	{
-		/*
-		 * Below the executor when it can (raises the duplicate's error, or
-		 * hands it to the handler); the row RETURNING returns comes back
-		 * in *returned, not as SPI's result, which is left as after one
-		 * row INSERTed.
-		 */
-		switch (pln_write_path_direct(estate, stmt, returned, returned_desc))
-		{
-			case PLN_WRITE_INSERTED:
-				SPI_processed = 1;
-				SPI_tuptable = NULL;
-				*rc = *returned ? SPI_OK_INSERT_RETURNING : SPI_OK_INSERT;
-				return true;
-			case PLN_WRITE_DUPLICATE_HANDED:
-				return false;
-			case PLN_WRITE_NOT_RUN:
-				break;
-		}
-		*rc = SPI_execute_plan_with_paramlist(plan, estate->paramLI, false,
-											  maxrows);
-		pln_forget_plan_checks();
-		/* raises the unique_violation if a duplicate was there */
-		if (pln_write_path_conflict(estate, stmt))
+		case PLN_WRITE_INSERTED:
 			return true;
-		/* (the duplicate could not be named: the gate has been passed) */
+		case PLN_WRITE_HANDED:
+			return false;
+		case PLN_WRITE_NOT_TAKEN:
+			break;
 	}
 	if (stmt->sqlstmt->plan == NULL)
 	{
@@ -424,9 +403,10 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 	}
 	else if (on_write_path(stmt))
 	{
+		/* (the block runs its handler: savepoint.c) */
 		if (!exec_insert_on_write_path(estate, stmt, check_too_many,
 									   &returned, &returned_desc, &rc))
-			return PLN_RC_OK;
+			return PLN_RC_HANDED_TO_HANDLER;
 	}
 	else
 		rc = SPI_execute_plan_with_paramlist(expr->plan, estate->paramLI,

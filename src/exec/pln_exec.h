@@ -118,7 +118,16 @@ enum
 	PLN_RC_OK,
 	PLN_RC_EXIT,
 	PLN_RC_RETURN,
-	PLN_RC_CONTINUE
+	PLN_RC_CONTINUE,
+
+	/*
+	 * The write path's INSERT, the last statement of a handler block's
+	 * body, found a duplicate that goes to the block's handler without the
+	 * error being raised (pln_write_path_run): exec_stmts returns it to
+	 * the block, which runs the handler (savepoint.c).  No other statement
+	 * list sees it.
+	 */
+	PLN_RC_HANDED_TO_HANDLER
 };
 
 /* ----------
@@ -132,25 +141,6 @@ extern Datum pln_exec_function_replaying(PlnFunction *func,
 										 FunctionCallInfo fcinfo,
 										 ErrorData *fast_call_error);
 
-/* fast_call.c: the fast entry */
-typedef struct PlnFastCall PlnFastCall;
-
-extern Datum pln_fast_call(PlnFunction *func, FunctionCallInfo fcinfo);
-
-/*
- * Is the fast entry worth trying for a call of the function?  Not for a
- * function of another shape, nor once its expression has failed in this
- * transaction (see fast_call_allowed in fast_call.c, which decides, and
- * sends the call to the ordinary path if need be).  Inline, so that
- * calls that take the ordinary path lose next to nothing.
- */
-static inline bool
-pln_fast_call_worth_trying(PlnFunction *func)
-{
-	return func->fast_shape != PLN_TRI_NO &&
-		(func->fast_expr == NULL ||
-		 func->fast_expr->simple_failed_lxid != MyProc->lxid);
-}
 
 /* the CONTEXT callback of a running call (its arg is the call's state) */
 extern void exec_error_callback(void *arg);

@@ -28,10 +28,6 @@ struct PlnSavepointFrame
 	bool		unprotected_write;	/* is the write path running or done in
 									 * it?  Then it catches nothing (see
 									 * write_path.c) */
-	bool		duplicate_to_handler;	/* the write path found a duplicate
-										 * for its handler, without raising
-										 * the error (see
-										 * pln_hand_duplicate_to_handler) */
 
 	/* saved on entry to the block */
 	MemoryContext entry_context;
@@ -120,7 +116,7 @@ extern void pln_begin_unprotected_write(PlnExecState *estate);
 extern void pln_end_unprotected_write(PlnExecState *estate);
 extern bool pln_error_context_unseen(PlnExecState *estate, int sqlerrcode);
 extern bool pln_write_path_error_unseen(PlnExecState *estate);
-extern bool pln_hand_duplicate_to_handler(PlnExecState *estate);
+extern bool pln_handler_may_take_duplicate(PlnExecState *estate);
 extern bool pln_innermost_frame_is_lazy(PlnStmt **stmt);	/* lazy_check.c */
 
 /*
@@ -136,10 +132,9 @@ extern bool pln_lazy_check_exempt;
 /*
  * May the statement start running inside a handler block that has no
  * subtransaction yet?  The column "lazy" of pln_stmtkinds.h says, but for
- * two cases, both SQL statements: a SELECT expr INTO variable that runs as
- * an assignment (exec_stmt_execsql) may, once its first run has
- * established that, and an INSERT that the write path may run without
- * the block's subtransaction decides as it starts (write_path.c).
+ * two cases: a SELECT expr INTO variable that runs as an assignment
+ * (exec_stmt_execsql) may, once its first run has established that; and
+ * an INSERT that the write path may run (write_path.c).
  */
 static inline bool
 pln_stmt_may_run_lazily(PlnStmt *stmt)
@@ -154,7 +149,7 @@ pln_stmt_may_run_lazily(PlnStmt *stmt)
 
 	/*
 	 * The second: an INSERT that the write path may run without the
-	 * block's subtransaction decides as it starts (pln_write_path_plan),
+	 * block's subtransaction.  It decides as it starts (pln_write_path_run),
 	 * and passes the gate itself when it does not take the path.
 	 */
 	if (stmt->cmd_type == PLN_STMT_EXECSQL &&
@@ -286,6 +281,9 @@ typedef struct PlnSavepointStats
 	uint64		errors_caught_lazy;
 	uint64		errors_caught_subxact;
 	uint64		writes_without_savepoint;	/* write path runs (write_path.c) */
+	uint64		fast_calls;		/* calls the fast entry ran to their end,
+								 * or to an error it let go up
+								 * (entry/fast_call.c) */
 } PlnSavepointStats;
 
 extern PlnSavepointStats pln_stats;

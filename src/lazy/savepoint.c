@@ -317,9 +317,9 @@ pln_write_path_error_unseen(PlnExecState *estate)
 /*
  * For the write path (write_path.c), whose INSERT found a duplicate: may
  * the block's handler run without the unique_violation being raised at
- * all?  Then the frame is marked, and the block runs the handler when its
- * body returns (run_handler_for_duplicate); else the caller raises the
- * error.  Raising and catching it does nothing anyone can see, apart from
+ * all?  Then the INSERT's statement returns PLN_RC_HANDED_TO_HANDLER, and
+ * the block runs the handler when its body returns with it
+ * (run_handler_for_duplicate); else the caller raises the error.  Raising and catching it does nothing anyone can see, apart from
  * the error's data, when:
  *
  * - the frame has no subtransaction (it is the write path's), and the
@@ -340,7 +340,7 @@ pln_write_path_error_unseen(PlnExecState *estate)
  * state, which run_handler_for_duplicate does too.
  */
 bool
-pln_hand_duplicate_to_handler(PlnExecState *estate)
+pln_handler_may_take_duplicate(PlnExecState *estate)
 {
 	PlnSavepointFrame *frame = estate->sp_top;
 
@@ -351,7 +351,6 @@ pln_hand_duplicate_to_handler(PlnExecState *estate)
 		InterruptHoldoffCount != 0 || QueryCancelHoldoffCount != 0 ||
 		!handler_hides_error(frame->block, ERRCODE_UNIQUE_VIOLATION))
 		return false;
-	frame->duplicate_to_handler = true;
 	return true;
 }
 
@@ -360,7 +359,7 @@ pln_hand_duplicate_to_handler(PlnExecState *estate)
  * SQLSTATE and SQLERRM set and the error available to bare RAISE.  edata
  * is the caught error, in caught_error_memory(), and goes with it; NULL
  * when the write path hands the handler a duplicate without raising it
- * (pln_hand_duplicate_to_handler), whose handler reads neither SQLERRM nor
+ * (pln_handler_may_take_duplicate), whose handler reads neither SQLERRM nor
  * the error.
  */
 static int
@@ -794,8 +793,9 @@ catch_with_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 
 /*
  * The write path handed the block's handler a duplicate without raising
- * the unique_violation (pln_hand_duplicate_to_handler), and the block's
- * body has returned (the INSERT was its last statement): leave the frame
+ * the unique_violation (pln_handler_may_take_duplicate): the block's body
+ * has returned PLN_RC_HANDED_TO_HANDLER (the INSERT was its last
+ * statement).  Leave the frame
  * as catch_without_savepoint would have after catching the error, and run
  * the handler as run_matching_handler would have.
  */
@@ -937,7 +937,6 @@ enter_frame(PlnExecState *estate, PlnSavepointFrame *frame,
 	frame->block = block;
 	frame->materialized = false;
 	frame->unprotected_write = false;
-	frame->duplicate_to_handler = false;
 	frame->entry_context = CurrentMemoryContext;
 	frame->entry_cur_error = estate->cur_error;
 	frame->entry_handler_depth = pln_handler_depth;
@@ -1005,7 +1004,7 @@ exec_stmt_block_with_handlers(PlnExecState *estate, PlnStmtBlock *block)
 
 		rc = pln_block_runner.exec_stmts(estate, block->body);
 
-		if (unlikely(frame.duplicate_to_handler))
+		if (unlikely(rc == PLN_RC_HANDED_TO_HANDLER))
 		{
 			PG_exception_stack = save_exception_stack;
 			error_context_stack = save_context_stack;
@@ -1103,7 +1102,7 @@ pln_run_handler_block_loop(PlnExecState *estate, PlnStmtBlock *block,
 
 				rc = pln_block_runner.exec_stmts(estate, block->body);
 
-				if (unlikely(frame.duplicate_to_handler))
+				if (unlikely(rc == PLN_RC_HANDED_TO_HANDLER))
 				{
 					/* (an error in the handler leaves the loop) */
 					in_block = false;

@@ -1291,17 +1291,10 @@ static void
 check_upsert_block(CheckState *cs, PlnStmtBlock *block)
 {
 	PlnStmt    *only = NULL;
-	ListCell   *lc;
 	const char *query;
 
-	foreach(lc, block->exceptions->actions)
-	{
-		PlnCondition *cond;
-
-		for (cond = ((PlnExceptionAction *) lfirst(lc))->conditions; cond; cond = cond->next)
-			if (cond->sqlerrstate != ERRCODE_UNIQUE_VIOLATION)
-				return;
-	}
+	if (!pln_handlers_catch_only_unique_violation(block))
+		return;
 	if (count_impure(cs, block->body, &only) != 1 ||
 		only->cmd_type != PLN_STMT_EXECSQL)
 		return;
@@ -1311,7 +1304,9 @@ check_upsert_block(CheckState *cs, PlnStmtBlock *block)
 	if (pg_strncasecmp(query, "insert", 6) != 0)
 		return;
 	/* the write path runs it without one already */
-	if (pln_write_path_block_qualifies(cs->estate, block))
+	if (pln_write_path_block_qualifies(cs->estate, block,
+									   pln_savepoint_start(cs->estate, cs->why,
+														   block)))
 		return;
 	warn(cs, (PlnStmt *) block, PLN_CHECK_PERFORMANCE,
 		 ERRCODE_SUCCESSFUL_COMPLETION,
@@ -1335,7 +1330,7 @@ check_savepoint_start(CheckState *cs, PlnStmtBlock *block)
 		return;
 	/* an INSERT alone in its block that the write path runs needs none */
 	if (list_length(block->body) == 1 &&
-		pln_write_path_block_qualifies(cs->estate, block))
+		pln_write_path_block_qualifies(cs->estate, block, first))
 		return;
 	warn(cs, (PlnStmt *) block, PLN_CHECK_PERFORMANCE,
 		 ERRCODE_SUCCESSFUL_COMPLETION,

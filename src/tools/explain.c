@@ -44,6 +44,7 @@
 #include "utils/syscache.h"
 
 #include "plnimble.h"
+#include "exec/pln_fast_conditions.h"
 
 PG_FUNCTION_INFO_V1(plnimble_savepoint_plan);
 
@@ -464,7 +465,8 @@ show_handler_block(SavepointPlan *sp, PlnStmtBlock *block, int depth)
 		emit_line(sp, depth + 1,
 				  psprintf("declarations (run before the block is protected): %s",
 						   sp->why[block->stmtid]));
-	emit_line(sp, depth + 1, pln_write_path_block_status(sp->estate, block));
+	emit_line(sp, depth + 1, pln_write_path_block_status(sp->estate, block,
+														 first));
 }
 
 /* The plan view's walk: one line a statement, nested ones indented */
@@ -502,6 +504,25 @@ static const PlnStmtWalker show_walker = {
 	.stmt = show_stmt,
 	.body = show_body,
 };
+
+/*
+ * The fast entry's line, for a function of its shape only: whether its
+ * calls would take it now, by the table its gate reads
+ * (exec/pln_fast_conditions.h).  The expressions have been planned.
+ */
+static void
+show_fast_entry(SavepointPlan *sp, PlnFunction *func)
+{
+	const char *why;
+
+	if (pln_fast_shape_why_not(func) != NULL)
+		return;
+	why = pln_fast_call_why_not(func);
+	if (why != NULL)
+		emit_line(sp, 0, psprintf("fast entry: no: %s", why));
+	else
+		emit_line(sp, 0, "fast entry: yes, from the second call in a transaction on (the checks of each call permitting)");
+}
 
 /*
  * For plnimble_check_function: why each statement of the function would
@@ -623,6 +644,7 @@ plnimble_savepoint_plan(PG_FUNCTION_ARGS)
 
 		top = list_make1(func->action);
 		analyse_stmts(&sp, top);
+		show_fast_entry(&sp, func);
 		(void) pln_walk_stmts(top, &show_walker, &sp);
 
 		pln_destroy_econtext(&estate);

@@ -16,36 +16,35 @@
 #ifndef PLN_WRITE_H
 #define PLN_WRITE_H
 
-#include "access/skey.h"
 #include "exec/pln_exec.h"
 
 /* write_path.c */
 extern void pln_write_path_mark(PlnFunction *func);
-extern SPIPlanPtr pln_write_path_plan(PlnExecState *estate,
-									  PlnStmtExecSql *stmt);
-extern bool pln_write_path_conflict(PlnExecState *estate,
-									PlnStmtExecSql *stmt);
 
-/* What pln_write_path_direct did */
-typedef enum PlnWriteDirect
+/* What pln_write_path_run did */
+typedef enum PlnWriteOutcome
 {
-	PLN_WRITE_NOT_RUN,			/* nothing: run the statement through SPI */
+	PLN_WRITE_NOT_TAKEN,		/* nothing written, the gate passed: run the
+								 * plain statement */
 	PLN_WRITE_INSERTED,			/* the row is in */
-	PLN_WRITE_DUPLICATE_HANDED	/* a duplicate, for the block's handler
+	PLN_WRITE_HANDED			/* a duplicate, for the block's handler
 								 * without an error (see
-								 * pln_hand_duplicate_to_handler) */
-} PlnWriteDirect;
+								 * pln_handler_may_take_duplicate) */
+} PlnWriteOutcome;
 
-extern PlnWriteDirect pln_write_path_direct(PlnExecState *estate,
-											PlnStmtExecSql *stmt,
-											HeapTuple *returned,
-											TupleDesc *returned_desc);
+extern PlnWriteOutcome pln_write_path_run(PlnExecState *estate,
+										  PlnStmtExecSql *stmt, long maxrows,
+										  int *rc, HeapTuple *returned,
+										  TupleDesc *returned_desc);
 extern void pln_write_path_init(void);
 extern bool pln_table_checks_current(uint64 epoch);
 extern char *pln_write_path_block_status(PlnExecState *estate,
-										 PlnStmtBlock *block);
+										 PlnStmtBlock *block,
+										 PlnStmt *savepoint_at);
 extern bool pln_write_path_block_qualifies(PlnExecState *estate,
-										   PlnStmtBlock *block);
+										   PlnStmtBlock *block,
+										   PlnStmt *savepoint_at);
+extern bool pln_handlers_catch_only_unique_violation(PlnStmtBlock *block);
 
 /* write_direct.c */
 typedef enum PlnDirectOutcome
@@ -91,12 +90,8 @@ typedef struct PlnDirectTarget
 								 * checks (see pln_table_checks_current) */
 } PlnDirectTarget;
 
-extern bool pln_may_insert_directly(void);
-extern bool pln_index_fails_as_plain_insert(Relation index, bool unique);
+extern bool pln_index_entry_cannot_fail(Relation index, bool unique);
 extern bool pln_row_cannot_be_too_big(TupleDesc desc);
-extern bool pln_index_has_committed_key(Relation heap, Relation index,
-										int nkeys, ScanKey skeys,
-										TupleTableSlot *slot);
 extern void pln_forget_direct_values(PlnDirectValues *values);
 extern void pln_write_direct_init(void);
 extern PlnDirectOutcome pln_insert_directly(SPIPlanPtr plan,

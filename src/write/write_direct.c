@@ -33,16 +33,19 @@
  *
  * So the outcome is the ON CONFLICT DO NOTHING form's, which write_path.c
  * argues is the plain INSERT's.  A failed insertion leaves a dead heap
- * tuple, as PL/pgSQL's rolled-back INSERT does; write_path.c looks for the
- * key first when duplicates are common.
+ * tuple, as PL/pgSQL's rolled-back INSERT does; when duplicates are common
+ * (look_first), the key is looked for before the row is written
+ * (committed_duplicate), and a duplicate found so leaves nothing.
  *
  * What the executor would do besides, and why it is not needed here:
  * statement triggers, after-row triggers, row-level security, partition
- * routing, RETURNING, foreign tables and views are excluded by the path's
- * conditions; the executor's hooks would see the statement, so with any
- * hook installed (pg_stat_statements, auditing, auto_explain) the
- * statement runs through SPI instead; SPI's snapshot and command counter
- * handling is repeated here as it is.
+ * routing, foreign tables and views are excluded by the path's conditions;
+ * RETURNING of plain columns is computed here from the inserted row
+ * (returned_row), anything more excludes the statement; the executor's
+ * hooks would see the statement, so with any hook installed
+ * (pg_stat_statements, auditing, auto_explain) the statement runs through
+ * SPI instead; SPI's snapshot and command counter handling is repeated
+ * here as it is.
  *
  * Copyright (c) 2026, the plnimble developers.
  * Licensed under the PostgreSQL License; see the LICENSE file.
@@ -111,6 +114,10 @@ roles_changed(Datum arg, int cacheid, uint32 hashvalue)
 {
 	roles_epoch++;
 }
+
+static bool index_has_committed_key(Relation heap, Relation index,
+									int nkeys, ScanKey skeys,
+									TupleTableSlot *slot);
 
 /* Called once, from _PG_init (through pln_write_path_init) */
 void
@@ -435,8 +442,10 @@ compute_values(DirectInsert *run, ExprState **states, int natts,
 }
 
 /*
- * Does inserting into the index fail only where the plain INSERT's would
- * fail, and the same way?  The plain INSERT stops at the unique index's
+ * Can writing the index's entry for a row not fail by itself, so that
+ * inserting into it fails only where the plain INSERT's would fail, and
+ * the same way?  (True when the index is safe for the write path.)  The
+ * plain INSERT stops at the unique index's
  * duplicate; a speculative insertion goes on to the indexes after it, and
  * looking first (committed_duplicate) skips the heap and the indexes
  * before it.  So, for the others: the index has nothing to compute and no
@@ -447,7 +456,7 @@ compute_values(DirectInsert *run, ExprState **states, int natts,
  * already in the index).
  */
 bool
-pln_index_fails_as_plain_insert(Relation index, bool unique)
+pln_index_entry_cannot_fail(Relation index, bool unique)
 {
 	TupleDesc	desc = RelationGetDescr(index);
 	int			i;
@@ -483,7 +492,7 @@ pln_index_fails_as_plain_insert(Relation index, bool unique)
  * lock); the unique one in *unique
  */
 static bool
-indexes_fail_as_plain_insert(ResultRelInfo *rinfo, Oid unique_index,
+index_entries_cannot_fail(ResultRelInfo *rinfo, Oid unique_index,
 							 Relation *unique)
 {
 	int			i;
@@ -496,7 +505,7 @@ indexes_fail_as_plain_insert(ResultRelInfo *rinfo, Oid unique_index,
 
 		if (is_unique)
 			*unique = index;
-		if (!pln_index_fails_as_plain_insert(index, is_unique))
+		if (!pln_index_entry_cannot_fail(index, is_unique))
 			return false;
 	}
 	return *unique != NULL;
@@ -507,7 +516,7 @@ indexes_fail_as_plain_insert(ResultRelInfo *rinfo, Oid unique_index,
  * (ExecOpenIndices), each locked in the INSERT's mode; the unique index,
  * if open_unique_index opened it already, is taken over instead of being
  * opened again (ExecCloseIndices then closes it with the others).  Do they
- * still qualify (one_arbiter, indexes_fail_as_plain_insert)?
+ * still qualify (one_arbiter, index_entries_cannot_fail)?
  */
 static bool
 open_indexes(DirectInsert *run, Oid unique_index)
@@ -540,7 +549,7 @@ open_indexes(DirectInsert *run, Oid unique_index)
 	list_free(indexes);
 
 	if (!one_arbiter(rinfo, unique_index) ||
-		!indexes_fail_as_plain_insert(rinfo, unique_index, &unique))
+		!index_entries_cannot_fail(rinfo, unique_index, &unique))
 		return false;
 	run->unique = unique;
 	return true;
@@ -636,8 +645,8 @@ committed_duplicate(DirectInsert *run, PlnDirectTarget *target)
 							   target->key_eqprocs[i], values[i]);
 	}
 
-	return pln_index_has_committed_key(run->rinfo->ri_RelationDesc,
-									   run->unique, target->nkeys, skeys,
+	return index_has_committed_key(run->rinfo->ri_RelationDesc,
+								   run->unique, target->nkeys, skeys,
 									   run->found);
 }
 
@@ -648,8 +657,8 @@ committed_duplicate(DirectInsert *run, PlnDirectTarget *target)
  * sees it and waits for it.  The search the server's check makes, with the
  * same dirty snapshot.  slot, one of the heap's, is left empty.
  */
-bool
-pln_index_has_committed_key(Relation heap, Relation index, int nkeys,
+static bool
+index_has_committed_key(Relation heap, Relation index, int nkeys,
 							ScanKey skeys, TupleTableSlot *slot)
 {
 	SnapshotData dirty;
@@ -805,8 +814,8 @@ describe_key(DirectInsert *run, PlnDirectTarget *target)
  * May an INSERT run below the executor now?  Not if an executor hook is
  * installed: it would not see the statement.
  */
-bool
-pln_may_insert_directly(void)
+static bool
+may_insert_directly(void)
 {
 	return ExecutorStart_hook == NULL && ExecutorRun_hook == NULL &&
 		ExecutorFinish_hook == NULL && ExecutorEnd_hook == NULL;
@@ -848,7 +857,7 @@ pln_insert_directly(SPIPlanPtr plan, ParamListInfo params,
 	List	   *plansources = SPI_plan_get_plan_sources(plan);
 
 	*returned = NULL;
-	if (!pln_may_insert_directly() || list_length(plansources) != 1)
+	if (!may_insert_directly() || list_length(plansources) != 1)
 		return PLN_DIRECT_NOT_TAKEN;
 	plansource = linitial(plansources);
 	if (!plansource->is_saved)

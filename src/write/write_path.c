@@ -23,9 +23,11 @@
  * the plain INSERT would have raised, which the handler then catches like
  * any error of pure work (savepoint.c), or, when nothing could see that
  * error but through the handler, hands the duplicate to the handler
- * without raising it (pln_hand_duplicate_to_handler).  That form runs
- * below the executor where it can (write_direct.c, pln_write_path_direct),
- * through SPI otherwise.
+ * without raising it (pln_handler_may_take_duplicate).  That form runs
+ * below the executor where it can (write_direct.c), through SPI
+ * otherwise.  The executor calls one entry, pln_write_path_run, which
+ * says what happened: not taken (run the plain statement), inserted, or
+ * handed to the handler.
  *
  * That is exact only under conditions, each argued in docs/design.md
  * ("The write path"), and when any does not hold the block takes its
@@ -39,18 +41,21 @@
  * - the statement is a single-row INSERT ... VALUES without WITH, ON
  *   CONFLICT, or RETURNING anything but columns; INTO, if any, goes to
  *   plain variables of the columns' types; every expression it evaluates
- *   (the values, the column defaults) has no effect that a rollback would
- *   undo (analyse_query);
+ *   has no effect that a rollback would undo: the values and column
+ *   defaults of the query, and what the planner adds to them, a domain's
+ *   check of a column left out (analyse_query reads the planned target
+ *   list, which is what runs);
  * - the table is a plain table without triggers (foreign keys are
  *   triggers), rules or row-level security, with exactly one unique index,
  *   a B-tree one that is neither deferrable, partial nor on expressions,
  *   no other kind of index that could conflict, and CHECK constraints and
  *   generated columns without effects; rows that always fit a page and
  *   indexes whose entries cannot fail to be written (table_why_not);
- * - at run time: READ COMMITTED, not read-only, the table and all its
- *   indexes already locked by the transaction in the mode the INSERT takes
- *   (so that no lock outlives a duplicate that PL/pgSQL's rollback would
- *   have released), and the plan still valid (pln_write_path_plan).
+ * - at run time: READ COMMITTED, not read-only, no subtransaction open,
+ *   and the plan still valid (write_path_may_start).  The table is locked
+ *   in the INSERT's mode before the table's conditions are checked again
+ *   (may_write_now); a lock this run took is released again if nothing is
+ *   written, as PL/pgSQL's rollback would release it.
  *
  * While the write runs, and after a row was written, the block's frame is
  * marked (pln_begin_unprotected_write): it catches nothing and starts no
@@ -117,19 +122,15 @@ typedef struct PlnWritePath
 	uint64		table_epoch;
 	const char *table_why_not;	/* why the table does not qualify, or NULL */
 	Oid			unique_index;	/* its one unique index */
-	bool		probe_ok;		/* may a duplicate be looked for first?
-								 * (see duplicate_already_there) */
 	int			nkeys;			/* the unique index's key columns */
 	AttrNumber	key_attnums[INDEX_MAX_KEYS];
 	Oid			key_eqprocs[INDEX_MAX_KEYS];	/* their equality functions */
 	Oid			key_collations[INDEX_MAX_KEYS];
-	bool		targets_immutable;	/* the target list's expressions */
 	float		duplicate_rate; /* moving average of the runs that found a
 								 * duplicate: worth looking first? */
 	char	   *index_name;		/* its name, and the table's and schema's, */
 	char	   *table_name;		/* for the error (valid with the check) */
 	char	   *schema_name;
-	bool		took_lock;		/* did this run lock the table first? */
 	bool		key_procs_ok;	/* key_eqprocs found (with the check) */
 	PlnDirectValues direct_values;	/* for write_direct.c */
 } PlnWritePath;
@@ -144,10 +145,9 @@ typedef struct DuplicateReport
 								 * not see them */
 } DuplicateReport;
 
-static bool duplicate_already_there(PlnExecState *estate, PlnStmtExecSql *stmt,
-									DuplicateReport *report);
 static inline void note_outcome(PlnWritePath *wpath, bool duplicate);
-static void end_write_without_row(PlnExecState *estate, PlnStmtExecSql *stmt);
+static void end_write_without_row(PlnExecState *estate, PlnStmtExecSql *stmt,
+								  bool took_lock);
 static pg_attribute_noreturn() void raise_duplicate(PlnExecState *estate,
 													 PlnStmtExecSql *stmt,
 													 DuplicateReport *report);
@@ -214,6 +214,57 @@ text_is_insert(const char *query)
 		  query[6] == '_' || query[6] == '$');
 }
 
+/* Does the block's body end with an INSERT (not a CALL)? */
+static inline bool
+ends_with_insert(PlnStmtBlock *block)
+{
+	PlnStmt    *last = (PlnStmt *) llast(block->body);
+
+	return last->cmd_type == PLN_STMT_EXECSQL &&
+		!((PlnStmtExecSql *) last)->is_call &&
+		text_is_insert(((PlnStmtExecSql *) last)->sqlstmt->query);
+}
+
+/*
+ * The write path's conditions on the block and on the moment, in one
+ * table read by the run time (pln_write_path_mark, write_path_may_start),
+ * the plan view and the checker (block_why_not_now): X(fails, reason),
+ * one row per condition in the order they are tested; "fails" is true
+ * when the condition does not hold, "reason" is what the plan view and
+ * the checker say then.  The rows read block (the block with handlers)
+ * and estate (the call).
+ *
+ * WRITE_BLOCK_CONDITIONS are checked when the function is compiled
+ * (pln_write_path_mark); WRITE_MOMENT_CONDITIONS each time the INSERT
+ * starts (write_path_may_start), and by the plan view as they are when it
+ * runs, not by the checker.  The conditions on the statement and its
+ * table have reasons naming what fails: analyse_query,
+ * raw_statement_why_not and table_why_not, which all three use too.
+ */
+#define WRITE_BLOCK_CONDITIONS(X) \
+	X(!handlers_catch_only_unique_violation(block), \
+	  "its handlers catch conditions other than unique_violation") \
+	X(block->body == NIL, \
+	  "its body is empty") \
+	X(!ends_with_insert(block), \
+	  "its body does not end with an INSERT")
+
+#define WRITE_MOMENT_CONDITIONS(X) \
+	X(!pln_write_path, \
+	  "plnimble.write_path is off") \
+	X(GetCurrentTransactionNestLevel() != 1, \
+	  "a subtransaction is open (a SAVEPOINT, or an exception block of a caller)") \
+	X(XactIsoLevel != XACT_READ_COMMITTED, \
+	  "the transaction is not READ COMMITTED") \
+	X(XactReadOnly || estate->readonly_func, \
+	  "the transaction or the function is read-only") \
+	X(IsInParallelMode(), \
+	  "the transaction is in parallel mode")
+
+#define WRITE_CONDITION_TEST(fails, reason) \
+	if (fails) \
+		return reason;
+
 /*
  * Why a block with handlers cannot use the write path whatever its INSERT
  * is, or NULL; *insert is then its last statement.
@@ -221,20 +272,25 @@ text_is_insert(const char *query)
 static const char *
 block_why_not(PlnStmtBlock *block, PlnStmtExecSql **insert)
 {
-	PlnStmt    *last;
-
 	*insert = NULL;
-	if (!handlers_catch_only_unique_violation(block))
-		return "its handlers catch conditions other than unique_violation";
-	if (block->body == NIL)
-		return "its body is empty";
-	last = (PlnStmt *) llast(block->body);
-	if (last->cmd_type != PLN_STMT_EXECSQL ||
-		((PlnStmtExecSql *) last)->is_call ||
-		!text_is_insert(((PlnStmtExecSql *) last)->sqlstmt->query))
-		return "its body does not end with an INSERT";
-	*insert = (PlnStmtExecSql *) last;
+	WRITE_BLOCK_CONDITIONS(WRITE_CONDITION_TEST)
+	*insert = (PlnStmtExecSql *) llast(block->body);
 	return NULL;
+}
+
+/* Why the moment does not allow the write path, or NULL */
+static inline const char *
+moment_why_not(PlnExecState *estate)
+{
+	WRITE_MOMENT_CONDITIONS(WRITE_CONDITION_TEST)
+	return NULL;
+}
+
+/* For the checker: do the block's handlers catch only unique_violation? */
+bool
+pln_handlers_catch_only_unique_violation(PlnStmtBlock *block)
+{
+	return handlers_catch_only_unique_violation(block);
 }
 
 /*
@@ -242,7 +298,7 @@ block_why_not(PlnStmtBlock *block, PlnStmtExecSql **insert)
  * statement of a block whose handlers catch only unique_violation, and
  * that block is not in the protected part of another block with handlers
  * of the same function (whose subtransaction would be open: see
- * pln_write_path_plan).  Walks the tree without recursing, as
+ * write_path_may_start).  Walks the tree without recursing, as
  * pln_stack_check_points does; each pending list carries whether it is
  * inside such a protected part.  Allocates in the current memory context
  * (the function's).
@@ -358,6 +414,12 @@ has_effects_walker(Node *node, EffectsContext *context)
 		case T_NullTest:
 		case T_BooleanTest:
 		case T_SQLValueFunction:
+
+			/*
+			 * An identity column's default: the sequence's advance is not
+			 * rolled back by a subtransaction's end, as for nextval()
+			 */
+		case T_NextValueExpr:
 		case T_TargetEntry:
 		case T_List:
 			break;
@@ -431,6 +493,36 @@ column_entry(Query *query, AttrNumber attnum)
 }
 
 /*
+ * Why the values the statement's plan computes have effects, or NULL.
+ * What runs, below the executor or through SPI, is the planned target
+ * list, not the query's: the planner adds an entry for every column the
+ * INSERT leaves out, and for a column of a domain type that entry is NULL
+ * coerced to the domain, whose check then runs for the row though the
+ * query never names it.  (Any domain's check counts, as in the query's
+ * own values: its constraints can change without the plan changing.)
+ */
+static const char *
+planned_values_why_not(SPIPlanPtr plan, PlnFunction *func)
+{
+	CachedPlan *cplan = SPI_plan_get_cached_plan(plan);
+	PlannedStmt *pstmt = NULL;
+	const char *why;
+
+	if (cplan == NULL)
+		return "a plan that cannot be made";
+	if (list_length(cplan->stmt_list) == 1)
+		pstmt = linitial_node(PlannedStmt, cplan->stmt_list);
+	if (pstmt == NULL || !IsA(pstmt->planTree, ModifyTable) ||
+		outerPlan(pstmt->planTree) == NULL)
+		why = "a plan of another shape";
+	else
+		why = effects_of((Node *) outerPlan(pstmt->planTree)->targetlist,
+						 func);
+	ReleaseCachedPlan(cplan, CurrentResourceOwner);
+	return why;
+}
+
+/*
  * Why the analysed query (the statement's, with ON CONFLICT DO NOTHING)
  * cannot take the write path, or NULL.  Sets wpath->relid.
  */
@@ -468,8 +560,9 @@ analyse_query(PlnExecState *estate, PlnStmtExecSql *stmt,
 	why = effects_of((Node *) query->targetList, stmt->sqlstmt->func);
 	if (why != NULL)
 		return psprintf("its values call %s", why);
-	wpath->targets_immutable =
-		!contain_mutable_functions((Node *) query->targetList);
+	why = planned_values_why_not(wpath->expr->plan, stmt->sqlstmt->func);
+	if (why != NULL)
+		return psprintf("its planned values call %s", why);
 
 	foreach(lc, query->returningList)
 	{
@@ -634,18 +727,16 @@ table_why_not(PlnWritePath *wpath, Query *query, LOCKMODE lockmode)
 		if (why != NULL)
 			break;
 		index = index_open(lfirst_oid(lc), RowExclusiveLock);
-		ok = pln_index_fails_as_plain_insert(index,
-											 lfirst_oid(lc) == wpath->unique_index);
+		ok = pln_index_entry_cannot_fail(index,
+										 lfirst_oid(lc) == wpath->unique_index);
 		index_close(index, RowExclusiveLock);
 		if (!ok)
 			why = "it has an index whose entries could fail to be written (not a B-tree on columns of fixed size)";
 	}
 	list_free(indexes);
 
-	/* what looking for a duplicate first needs (duplicate_already_there) */
+	/* what looking for the key first needs (write_direct.c) */
 	wpath->key_procs_ok = why == NULL && key_equality_functions(wpath);
-	wpath->probe_ok = wpath->key_procs_ok && wpath->targets_immutable &&
-		(constr == NULL || (constr->num_check == 0 && !constr->has_generated_stored));
 
 	table_close(rel, NoLock);
 	return why;
@@ -922,20 +1013,19 @@ holds_row_exclusive_lock(Oid relid)
 }
 
 /*
- * Release the table lock the write path took for a statement that wrote
- * nothing, when the transaction did not hold it before: a rolled-back
+ * Release the table lock of relid that a run of the write path took
+ * (took_lock), for a statement that wrote nothing: a rolled-back
  * subtransaction would have released it (the INSERT's own acquisitions
  * of it, under the same resource owner, go too).
  */
 static void
-release_table_lock(PlnWritePath *wpath)
+release_table_lock(Oid relid, bool took_lock)
 {
 	LOCKTAG		tag;
 
-	if (!wpath->took_lock)
+	if (!took_lock)
 		return;
-	wpath->took_lock = false;
-	SET_LOCKTAG_RELATION(tag, MyDatabaseId, wpath->relid);
+	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
 	while (LockHeldByMe(&tag, RowExclusiveLock))
 	{
 		/* (every count was taken since, under the current owner) */
@@ -974,20 +1064,19 @@ remember_names(PlnWritePath *wpath)
  * table's triggers, rules, indexes and constraints until the transaction
  * ends.  If the transaction did not hold it before, it is released again
  * when nothing is written (release_table_lock), as the rollback of the
- * block's subtransaction would.
+ * block's subtransaction would: *took_lock says whether it must be.
  */
 static bool
-may_write_now(PlnExecState *estate, PlnStmtExecSql *stmt)
+may_write_now(PlnExecState *estate, PlnStmtExecSql *stmt, bool *took_lock)
 {
 	PlnWritePath *wpath = stmt->wpath;
-
 	Oid			locked;
 
 	if (wpath->query_why_not != NULL)
 		return false;
 	locked = wpath->relid;
-	wpath->took_lock = !holds_row_exclusive_lock(locked);
-	if (wpath->took_lock)
+	*took_lock = !holds_row_exclusive_lock(locked);
+	if (*took_lock)
 		LockRelationOid(locked, RowExclusiveLock);
 
 	/* (an invalidation processed just now, or earlier in the transaction) */
@@ -1001,11 +1090,8 @@ may_write_now(PlnExecState *estate, PlnStmtExecSql *stmt)
 		 */
 		if (wpath->relid != locked)
 		{
-			Oid			now = wpath->relid;
-
-			wpath->relid = locked;
-			release_table_lock(wpath);
-			wpath->relid = now;
+			release_table_lock(locked, *took_lock);
+			*took_lock = false;
 			return false;
 		}
 		if (stmt->write_path != PLN_WRITE_PATH_READY ||
@@ -1034,89 +1120,48 @@ may_write_now(PlnExecState *estate, PlnStmtExecSql *stmt)
 }
 
 /*
- * Above this moving average of the runs that found a duplicate, looking
- * for it first is worth it (see pln_write_path_plan).  Only speed depends
- * on it.
+ * Above this moving average of the runs that found a duplicate, the key
+ * is looked for before the row is written (write_direct.c).  Only speed
+ * depends on it.
  */
 #define DUPLICATES_COMMON 0.3f
 
 /*
- * The plan to run the statement with.  Its ON CONFLICT DO NOTHING form
- * when the write path may take it: then the innermost frame is marked for
- * the write (pln_begin_unprotected_write), and pln_write_path_conflict
- * must see the result.  Otherwise NULL, and the statement has passed the
- * gate (its block has its subtransaction): run the plain plan.
+ * May the statement take the write path now?  Then the innermost frame is
+ * marked for the write (pln_begin_unprotected_write), the table locked,
+ * and *took_lock says whether this run took the lock.  Otherwise the
+ * statement has passed the gate (its block has its subtransaction), and
+ * returns false.
  */
-SPIPlanPtr
-pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
+static bool
+write_path_may_start(PlnExecState *estate, PlnStmtExecSql *stmt,
+					 bool *took_lock)
 {
 	PlnSavepointFrame *frame = estate->sp_top;
 
-	/* (a run that ended in an error left it as it was) */
-	stmt->wpath->took_lock = false;
+	*took_lock = false;
 
 	/*
-	 * No subtransaction may be open (a SAVEPOINT, a block of a caller, a
+	 * The block's frame must be the innermost, without its subtransaction,
+	 * and the moment must allow (WRITE_MOMENT_CONDITIONS).  No
+	 * subtransaction may be open (a SAVEPOINT, a block of a caller, a
 	 * block around this one): the row would belong to it, where PL/pgSQL's
 	 * belongs to the block's own subtransaction, committed into it, and a
 	 * concurrent inserter of the same key waits for the one or the other
 	 * differently (for the top-level transaction under PL/pgSQL, so it
 	 * keeps waiting when the enclosing subtransaction is rolled back).
 	 */
-	if (pln_write_path && frame != NULL && !frame->materialized &&
-		frame->outer == NULL && GetCurrentTransactionNestLevel() == 1 &&
-		frame->block == stmt->wpath->block &&
-		XactIsoLevel == XACT_READ_COMMITTED && !XactReadOnly &&
-		!estate->readonly_func)
+	if (frame != NULL && !frame->materialized && frame->outer == NULL &&
+		frame->block == stmt->wpath->block && moment_why_not(estate) == NULL)
 	{
 		pln_begin_unprotected_write(estate);
-		if (stmt->write_path == PLN_WRITE_PATH_CANDIDATE && !IsInParallelMode())
+		if (stmt->write_path == PLN_WRITE_PATH_CANDIDATE)
 			refresh_write_plan(estate, stmt);
-		if (stmt->write_path == PLN_WRITE_PATH_READY && !IsInParallelMode() &&
-			may_write_now(estate, stmt))
-		{
-			DuplicateReport report;
-			MemoryContext oldcontext;
-			bool		duplicate;
-
-			pln_stats.writes_without_savepoint++;
-
-			/*
-			 * Looking for a committed duplicate first costs about a fifth of
-			 * what running the statement costs, and spares all of it when
-			 * there is one: worth it when more than about one run in four
-			 * finds one.  Only speed depends on this.
-			 */
-			duplicate = false;
-			if (stmt->wpath->duplicate_rate > DUPLICATES_COMMON &&
-				!pln_may_insert_directly())
-			{
-				/*
-				 * (in memory of its own: a lookup that finds nothing is
-				 * followed by the statement, not by a catch that would
-				 * reset the scratch memory; one that finds the duplicate
-				 * leaves it to the catch's reset of its parent)
-				 */
-				MemoryContext lookup_cxt =
-					AllocSetContextCreate(estate->eval_econtext->ecxt_per_tuple_memory,
-										  "PL/nimble duplicate lookup",
-										  ALLOCSET_SMALL_SIZES);
-
-				oldcontext = MemoryContextSwitchTo(lookup_cxt);
-				duplicate = duplicate_already_there(estate, stmt, &report);
-				MemoryContextSwitchTo(oldcontext);
-				if (!duplicate)
-					MemoryContextDelete(lookup_cxt);
-			}
-			if (duplicate)
-			{
-				note_outcome(stmt->wpath, true);
-				end_write_without_row(estate, stmt);
-				raise_duplicate(estate, stmt, &report);
-			}
-			return stmt->wpath->expr->plan;
-		}
-		release_table_lock(stmt->wpath);
+		if (stmt->write_path == PLN_WRITE_PATH_READY &&
+			may_write_now(estate, stmt, took_lock))
+			return true;
+		release_table_lock(stmt->wpath->relid, *took_lock);
+		*took_lock = false;
 		pln_end_unprotected_write(estate);
 	}
 
@@ -1127,14 +1172,13 @@ pln_write_path_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
 		(stmt->write_path == PLN_WRITE_PATH_READY &&
 		 !SPI_plan_is_valid(stmt->wpath->expr->plan)))
 		refresh_write_plan(estate, stmt);
-	return NULL;
+	return false;
 }
 
-
 /*
- * Evaluate the expression of a target list entry of the statement's query
- * (immutable, or the statement does not qualify: table_why_not,
- * targets_immutable), with the function's variables, in the current memory
+ * Evaluate the expression of a key column's target list entry of the
+ * statement's query (immutable, or the statement does not qualify:
+ * table_why_not), with the function's variables, in the current memory
  * context.
  */
 static Datum
@@ -1276,13 +1320,14 @@ note_outcome(PlnWritePath *wpath, bool duplicate)
 }
 
 /*
- * The statement wrote nothing: release the table lock if the write path
- * took it, and let the frame catch again.
+ * The statement wrote nothing: release the table lock if this run took it
+ * (took_lock), and let the frame catch again.
  */
 static void
-end_write_without_row(PlnExecState *estate, PlnStmtExecSql *stmt)
+end_write_without_row(PlnExecState *estate, PlnStmtExecSql *stmt,
+					  bool took_lock)
 {
-	release_table_lock(stmt->wpath);
+	release_table_lock(stmt->wpath->relid, took_lock);
 	pln_end_unprotected_write(estate);
 }
 
@@ -1320,59 +1365,17 @@ raise_duplicate(PlnExecState *estate, PlnStmtExecSql *stmt,
 }
 
 /*
- * The statement's ON CONFLICT DO NOTHING form has run (SPI returned rc).
- * If it inserted its row, returns true: the statement is done (and the
- * block's frame stays marked, catching nothing more).  If it inserted
- * nothing, a duplicate was there: raises the unique_violation the plain
- * INSERT would have raised.  Returns false, after passing the gate, in
- * the one case where the duplicate cannot be named here (see
- * describe_duplicate): the caller then runs the plain INSERT, in the
- * block's subtransaction.
- */
-bool
-pln_write_path_conflict(PlnExecState *estate, PlnStmtExecSql *stmt)
-{
-	DuplicateReport report;
-	MemoryContext oldcontext;
-	bool		named;
-
-	note_outcome(stmt->wpath, SPI_processed == 0);
-	if (SPI_processed != 0)
-	{
-		/* (the lock stays, as a subtransaction's end would pass it on) */
-		stmt->wpath->took_lock = false;
-		return true;
-	}
-
-	SPI_freetuptable(SPI_tuptable);
-	oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
-	named = describe_duplicate(estate, stmt, &report);
-	MemoryContextSwitchTo(oldcontext);
-	end_write_without_row(estate, stmt);
-	if (named)
-		raise_duplicate(estate, stmt, &report);
-
-	pln_start_savepoints_before(estate, PLN_IMPURE_STATEMENT);
-	return false;
-}
-
-/*
  * Run the statement's ON CONFLICT DO NOTHING form below the executor
- * (write_direct.c), which costs a fraction of running it through SPI.
- * Returns PLN_WRITE_INSERTED if its row was inserted, with the row
- * RETURNING returns, if any, in *returned (see pln_insert_directly);
- * PLN_WRITE_NOT_RUN if it could not be run so (nothing ran), for the
- * caller to run it through SPI.  If the key was there, the block's handler
- * gets the duplicate: without an error when nothing could tell
- * (PLN_WRITE_DUPLICATE_HANDED, see pln_hand_duplicate_to_handler), else
- * as the unique_violation the plain INSERT would have raised.
+ * (write_direct.c), which costs a fraction of running it through SPI.  See
+ * pln_insert_directly for the outcome; for a duplicate, *report names it
+ * (in the scratch memory the catch resets).
  */
-PlnWriteDirect
-pln_write_path_direct(PlnExecState *estate, PlnStmtExecSql *stmt,
-					  HeapTuple *returned, TupleDesc *returned_desc)
+static PlnDirectOutcome
+insert_directly(PlnExecState *estate, PlnStmtExecSql *stmt,
+				HeapTuple *returned, TupleDesc *returned_desc,
+				DuplicateReport *report)
 {
 	PlnWritePath *wpath = stmt->wpath;
-	DuplicateReport report;
 	MemoryContext oldcontext;
 	PlnDirectOutcome outcome;
 	PlnDirectTarget target;
@@ -1400,150 +1403,101 @@ pln_write_path_direct(PlnExecState *estate, PlnStmtExecSql *stmt,
 		/* (names read again if the table's cache entry changed meanwhile) */
 		if (wpath->table_epoch != pln_relcache_epoch)
 			remember_names(wpath);
-		report.index_name = wpath->index_name;
-		report.table_name = wpath->table_name;
-		report.schema_name = wpath->schema_name;
-		report.key = key;
-	}
-	MemoryContextSwitchTo(oldcontext);
-
-	switch (outcome)
-	{
-		case PLN_DIRECT_NOT_TAKEN:
-			return PLN_WRITE_NOT_RUN;
-		case PLN_DIRECT_INSERTED:
-			note_outcome(wpath, false);
-			/* (the lock stays, as a subtransaction's end would pass it on) */
-			wpath->took_lock = false;
-			return PLN_WRITE_INSERTED;
-		case PLN_DIRECT_DUPLICATE:
-			note_outcome(wpath, true);
-			end_write_without_row(estate, stmt);
-			if (pln_hand_duplicate_to_handler(estate))
-				return PLN_WRITE_DUPLICATE_HANDED;
-			raise_duplicate(estate, stmt, &report);
-	}
-	pg_unreachable();
-}
-
-/*
- * Before the statement runs: is a committed row with the same key there
- * already?  Then the plain INSERT would certainly fail on it, and running
- * the ON CONFLICT form only to learn that costs most of what a duplicate
- * costs.  The plain INSERT evaluates its values, checks NOT NULL and then
- * finds the duplicate in the index; this does the same, in that order, and
- * answers only when the outcome is certain:
- *
- * - the values are immutable expressions of constants and the function's
- *   variables (so evaluating them here and, when the statement runs after
- *   all, there gives the same values and the same errors, which carry the
- *   statement's CONTEXT line as they would), the table has no CHECK
- *   constraints and no generated columns (wpath->probe_ok);
- * - every NOT NULL column gets a value, and the key has no NULL;
- * - the user may insert into the table (and select from it, for
- *   RETURNING), as the executor checks first; no executor hook is
- *   installed, which would see the statement (pg_stat_statements,
- *   auditing: a failing INSERT starts the executor before it fails);
- * - the index finds a row with the key that is committed or the
- *   transaction's own, with no deletion in progress (what the executor's
- *   check would also see, with the same dirty snapshot: anything still in
- *   progress is left to it, which waits).
- *
- * Allocates in the expression context's scratch memory.
- */
-static bool
-duplicate_already_there(PlnExecState *estate, PlnStmtExecSql *stmt,
-						DuplicateReport *report)
-{
-	PlnWritePath *wpath = stmt->wpath;
-	CachedPlanSource *plansource = the_plan_source(wpath->expr->plan);
-	ErrorContextCallback errcallback;
-	Query	   *query = linitial_node(Query, plansource->query_list);
-	Relation	rel;
-	TupleDesc	tupdesc;
-	Datum	   *values;
-	bool	   *isnull;
-	Datum		keyvalues[INDEX_MAX_KEYS];
-	bool		keynulls[INDEX_MAX_KEYS];
-	ScanKeyData skeys[INDEX_MAX_KEYS];
-	Relation	index;
-	TupleTableSlot *slot;
-	AclMode		needed;
-	ListCell   *lc;
-	bool		found;
-	int			i;
-
-	if (!wpath->probe_ok || ExecutorStart_hook || ExecutorRun_hook ||
-		ExecutorFinish_hook || ExecutorEnd_hook || ExecutorCheckPerms_hook)
-		return false;
-	needed = ACL_INSERT | (query->returningList != NIL ? ACL_SELECT : 0);
-	if (pg_class_aclmask(wpath->relid, GetUserId(), needed, ACLMASK_ALL) != needed)
-		return false;
-
-	/* the values, in the order the statement computes them */
-	rel = table_open(wpath->relid, NoLock);
-	tupdesc = RelationGetDescr(rel);
-	values = palloc0(sizeof(Datum) * (tupdesc->natts + 1));
-	isnull = palloc(sizeof(bool) * (tupdesc->natts + 1));
-	memset(isnull, true, sizeof(bool) * (tupdesc->natts + 1));
-
-	errcallback.callback = sql_statement_error_callback;
-	errcallback.arg = (void *) stmt->sqlstmt->query;
-	errcallback.previous = error_context_stack;
-	error_context_stack = &errcallback;
-	foreach(lc, query->targetList)
-	{
-		TargetEntry *tle = (TargetEntry *) lfirst(lc);
-
-		if (tle->resjunk || tle->resno < 1 || tle->resno > tupdesc->natts)
-			continue;
-		values[tle->resno] = evaluate_target(estate, tle, &isnull[tle->resno]);
-	}
-	error_context_stack = errcallback.previous;
-
-	for (i = 0; i < tupdesc->natts; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
-
-		if (!att->attisdropped && att->attnotnull && isnull[i + 1])
-		{
-			/* the statement raises not_null_violation itself */
-			table_close(rel, NoLock);
-			return false;
-		}
-	}
-	for (i = 0; i < wpath->nkeys; i++)
-	{
-		keyvalues[i] = values[wpath->key_attnums[i]];
-		keynulls[i] = isnull[wpath->key_attnums[i]];
-		if (keynulls[i])
-		{
-			table_close(rel, NoLock);
-			return false;
-		}
-		ScanKeyEntryInitialize(&skeys[i], 0, i + 1, BTEqualStrategyNumber,
-							   InvalidOid, wpath->key_collations[i],
-							   wpath->key_eqprocs[i], keyvalues[i]);
-	}
-
-	/* (locked as the statement locks it, only while it looks) */
-	index = index_open(wpath->unique_index, RowExclusiveLock);
-	/* (in progress: left to the statement, which waits) */
-	slot = table_slot_create(rel, NULL);
-	found = pln_index_has_committed_key(rel, index, wpath->nkeys, skeys, slot);
-	ExecDropSingleTupleTableSlot(slot);
-
-	if (found)
-	{
 		report->index_name = wpath->index_name;
 		report->table_name = wpath->table_name;
 		report->schema_name = wpath->schema_name;
-		report->key = pln_write_path_error_unseen(estate) ? NULL :
-			BuildIndexValueDescription(index, keyvalues, keynulls);
+		report->key = key;
 	}
-	index_close(index, RowExclusiveLock);
-	table_close(rel, NoLock);
-	return found;
+	MemoryContextSwitchTo(oldcontext);
+	return outcome;
+}
+
+/*
+ * The write path's one entry: run an INSERT that may take it (marked by
+ * pln_write_path_mark) without its block's subtransaction, when the
+ * path's conditions hold now.  The lock the run takes on the table and
+ * the frame's mark for the write (pln_begin_unprotected_write) begin and
+ * end here.  maxrows is what the caller would ask SPI for.  Returns
+ *
+ *	PLN_WRITE_NOT_TAKEN		nothing was written, and the statement has
+ *							passed the gate (its block's subtransaction
+ *							is open): the caller runs the plain statement;
+ *	PLN_WRITE_INSERTED		the row is in: *rc is SPI's result code, as
+ *							after the plain INSERT, SPI_processed is 1, and
+ *							the row RETURNING returns is either in
+ *							SPI_tuptable or (inserted below the executor)
+ *							in *returned with *returned_desc (see
+ *							pln_insert_directly; else *returned is NULL);
+ *							the block's frame catches nothing more;
+ *	PLN_WRITE_HANDED		a duplicate, for the block's handler without
+ *							the error being raised (see
+ *							pln_handler_may_take_duplicate): as if the
+ *							error had been raised, the statement sets
+ *							nothing, and the caller returns
+ *							PLN_RC_HANDED_TO_HANDLER to the block.
+ *
+ * Otherwise a duplicate raises the unique_violation the plain INSERT would
+ * have raised, for the block's handler to catch.  The statement started as
+ * lazy statements do; after SQL ran, plans are checked again.
+ */
+PlnWriteOutcome
+pln_write_path_run(PlnExecState *estate, PlnStmtExecSql *stmt, long maxrows,
+				   int *rc, HeapTuple *returned, TupleDesc *returned_desc)
+{
+	PlnWritePath *wpath = stmt->wpath;
+	DuplicateReport report;
+	MemoryContext oldcontext;
+	bool		took_lock;
+	bool		named;
+
+	*returned = NULL;
+	if (!write_path_may_start(estate, stmt, &took_lock))
+		return PLN_WRITE_NOT_TAKEN;
+	pln_stats.writes_without_savepoint++;
+
+	switch (insert_directly(estate, stmt, returned, returned_desc, &report))
+	{
+		case PLN_DIRECT_INSERTED:
+			/* (the lock stays, as a subtransaction's end would pass it on) */
+			note_outcome(wpath, false);
+			SPI_processed = 1;
+			SPI_tuptable = NULL;
+			*rc = *returned ? SPI_OK_INSERT_RETURNING : SPI_OK_INSERT;
+			return PLN_WRITE_INSERTED;
+		case PLN_DIRECT_DUPLICATE:
+			note_outcome(wpath, true);
+			end_write_without_row(estate, stmt, took_lock);
+			if (pln_handler_may_take_duplicate(estate))
+				return PLN_WRITE_HANDED;
+			raise_duplicate(estate, stmt, &report);
+			break;
+		case PLN_DIRECT_NOT_TAKEN:
+			break;
+	}
+
+	/* through SPI (an executor hook is installed, or the plan changed) */
+	*rc = SPI_execute_plan_with_paramlist(wpath->expr->plan, estate->paramLI,
+										  false, maxrows);
+	pln_forget_plan_checks();
+	note_outcome(wpath, SPI_processed == 0);
+	if (SPI_processed != 0)
+		return PLN_WRITE_INSERTED;
+
+	/*
+	 * Inserted nothing: a duplicate was there.  In the one case where it
+	 * cannot be named here (see describe_duplicate), the statement passes
+	 * the gate, and the caller runs the plain INSERT in the block's
+	 * subtransaction.
+	 */
+	SPI_freetuptable(SPI_tuptable);
+	oldcontext = MemoryContextSwitchTo(estate->eval_econtext->ecxt_per_tuple_memory);
+	named = describe_duplicate(estate, stmt, &report);
+	MemoryContextSwitchTo(oldcontext);
+	end_write_without_row(estate, stmt, took_lock);
+	if (named)
+		raise_duplicate(estate, stmt, &report);
+	pln_start_savepoints_before(estate, PLN_IMPURE_STATEMENT);
+	return PLN_WRITE_NOT_TAKEN;
 }
 
 /* ----------
@@ -1553,12 +1507,16 @@ duplicate_already_there(PlnExecState *estate, PlnStmtExecSql *stmt,
 
 /*
  * Why the block's INSERT would not take the write path, as the view and
- * the checker say it, or NULL if it would.  Prepares the statement's ON
- * CONFLICT form as its first run would (the view plans everything), and
- * checks the table as it is now.
+ * the checker say it, or NULL if it would.  savepoint_at is the statement
+ * of the block's body where its savepoint starts when the body runs
+ * straight through (explain.c), or NULL; now: the moment counts too
+ * (WRITE_MOMENT_CONDITIONS, for the plan view, not for the checker).
+ * Prepares the statement's ON CONFLICT form as its first run would (the
+ * view plans everything), and checks the table as it is now.
  */
 static char *
-block_why_not_now(PlnExecState *estate, PlnStmtBlock *block)
+block_why_not_now(PlnExecState *estate, PlnStmtBlock *block,
+				  PlnStmt *savepoint_at, bool now)
 {
 	PlnStmtExecSql *insert;
 	const char *why = block_why_not(block, &insert);
@@ -1569,6 +1527,11 @@ block_why_not_now(PlnExecState *estate, PlnStmtBlock *block)
 		return pstrdup(why);
 	if (insert->wpath == NULL)
 		return pstrdup("it is inside another block with an EXCEPTION clause");
+	if (savepoint_at != NULL && savepoint_at != (PlnStmt *) insert)
+		return psprintf("its savepoint starts before the INSERT, at line %d",
+						savepoint_at->lineno);
+	if (now && (why = moment_why_not(estate)) != NULL)
+		return psprintf("now: %s", why);
 	if (insert->write_path == PLN_WRITE_PATH_CANDIDATE)
 		refresh_write_plan(estate, insert);
 	wpath = insert->wpath;
@@ -1586,11 +1549,12 @@ block_why_not_now(PlnExecState *estate, PlnStmtBlock *block)
 	return NULL;
 }
 
-/* The plan view's line for a block with handlers */
+/* The plan view's line for a block with handlers (see block_why_not_now) */
 char *
-pln_write_path_block_status(PlnExecState *estate, PlnStmtBlock *block)
+pln_write_path_block_status(PlnExecState *estate, PlnStmtBlock *block,
+							PlnStmt *savepoint_at)
 {
-	char	   *why = block_why_not_now(estate, block);
+	char	   *why = block_why_not_now(estate, block, savepoint_at, true);
 
 	if (why != NULL)
 		return psprintf("write path: no: %s", why);
@@ -1600,7 +1564,8 @@ pln_write_path_block_status(PlnExecState *estate, PlnStmtBlock *block)
 
 /* For plnimble_check_function: does the block's INSERT take the path? */
 bool
-pln_write_path_block_qualifies(PlnExecState *estate, PlnStmtBlock *block)
+pln_write_path_block_qualifies(PlnExecState *estate, PlnStmtBlock *block,
+							   PlnStmt *savepoint_at)
 {
-	return block_why_not_now(estate, block) == NULL;
+	return block_why_not_now(estate, block, savepoint_at, false) == NULL;
 }

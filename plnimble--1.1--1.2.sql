@@ -602,3 +602,122 @@ $body$;
 
 COMMENT ON FUNCTION plnimble_readopt_replaced() IS
 	'for event triggers on ddl_command_start and ddl_command_end: moves a routine on plnimble created again in LANGUAGE plpgsql back to plnimble';
+
+-- issue 29: plnimble_check_function with plpgsql_check 2.3's arguments
+-- (in its order: format third in the text form, oldtable before newtable,
+-- security_warnings, compatibility_warnings, the polymorphic types,
+-- without_warnings, all_warnings, the in-comment options), and a second
+-- form of each that takes the routine as text: 'f(int)', or a bare 'f'
+-- when the name is unique.
+DROP FUNCTION plnimble_check_function(regprocedure, regclass, boolean, boolean, boolean, boolean, name, name);
+DROP FUNCTION plnimble_check_function_tb(regprocedure, regclass, boolean, boolean, boolean, boolean, name, name);
+
+CREATE FUNCTION plnimble_check_function(funcoid regprocedure,
+		relid regclass DEFAULT 0,
+		format text DEFAULT 'text',
+		fatal_errors boolean DEFAULT true,
+		other_warnings boolean DEFAULT true,
+		performance_warnings boolean DEFAULT false,
+		extra_warnings boolean DEFAULT true,
+		security_warnings boolean DEFAULT false,
+		compatibility_warnings boolean DEFAULT false,
+		oldtable name DEFAULT NULL,
+		newtable name DEFAULT NULL,
+		anyelememttype regtype DEFAULT 'int',
+		anyenumtype regtype DEFAULT '-',
+		anyrangetype regtype DEFAULT 'int4range',
+		anycompatibletype regtype DEFAULT 'int',
+		anycompatiblerangetype regtype DEFAULT 'int4range',
+		without_warnings boolean DEFAULT false,
+		all_warnings boolean DEFAULT false,
+		use_incomment_options boolean DEFAULT true,
+		incomment_options_usage_warning boolean DEFAULT false)
+	RETURNS SETOF text
+	LANGUAGE c CALLED ON NULL INPUT
+	AS 'MODULE_PATHNAME', 'plnimble_check_function';
+
+COMMENT ON FUNCTION plnimble_check_function(regprocedure, regclass, text, boolean, boolean, boolean, boolean, boolean, boolean, name, name, regtype, regtype, regtype, regtype, regtype, boolean, boolean, boolean, boolean) IS
+	'checks a plnimble function without running it: one finding a line (or an XML or JSON document), as plpgsql_check_function';
+
+CREATE FUNCTION plnimble_check_function_tb(funcoid regprocedure,
+		relid regclass DEFAULT 0,
+		fatal_errors boolean DEFAULT true,
+		other_warnings boolean DEFAULT true,
+		performance_warnings boolean DEFAULT false,
+		extra_warnings boolean DEFAULT true,
+		security_warnings boolean DEFAULT false,
+		compatibility_warnings boolean DEFAULT false,
+		oldtable name DEFAULT NULL,
+		newtable name DEFAULT NULL,
+		anyelememttype regtype DEFAULT 'int',
+		anyenumtype regtype DEFAULT '-',
+		anyrangetype regtype DEFAULT 'int4range',
+		anycompatibletype regtype DEFAULT 'int',
+		anycompatiblerangetype regtype DEFAULT 'int4range',
+		without_warnings boolean DEFAULT false,
+		all_warnings boolean DEFAULT false,
+		use_incomment_options boolean DEFAULT true,
+		incomment_options_usage_warning boolean DEFAULT false)
+	RETURNS TABLE (functionid regproc, lineno integer, statement text,
+		sqlstate text, message text, detail text, hint text, level text,
+		"position" integer, query text, context text)
+	LANGUAGE c CALLED ON NULL INPUT
+	AS 'MODULE_PATHNAME', 'plnimble_check_function_tb';
+
+COMMENT ON FUNCTION plnimble_check_function_tb(regprocedure, regclass, boolean, boolean, boolean, boolean, boolean, boolean, name, name, regtype, regtype, regtype, regtype, regtype, boolean, boolean, boolean, boolean) IS
+	'checks a plnimble function without running it: one row a finding, as plpgsql_check_function_tb';
+
+CREATE FUNCTION plnimble_check_function(name text,
+		relid regclass DEFAULT 0,
+		format text DEFAULT 'text',
+		fatal_errors boolean DEFAULT true,
+		other_warnings boolean DEFAULT true,
+		performance_warnings boolean DEFAULT false,
+		extra_warnings boolean DEFAULT true,
+		security_warnings boolean DEFAULT false,
+		compatibility_warnings boolean DEFAULT false,
+		oldtable name DEFAULT NULL,
+		newtable name DEFAULT NULL,
+		anyelememttype regtype DEFAULT 'int',
+		anyenumtype regtype DEFAULT '-',
+		anyrangetype regtype DEFAULT 'int4range',
+		anycompatibletype regtype DEFAULT 'int',
+		anycompatiblerangetype regtype DEFAULT 'int4range',
+		without_warnings boolean DEFAULT false,
+		all_warnings boolean DEFAULT false,
+		use_incomment_options boolean DEFAULT true,
+		incomment_options_usage_warning boolean DEFAULT false)
+	RETURNS SETOF text
+	LANGUAGE c CALLED ON NULL INPUT
+	AS 'MODULE_PATHNAME', 'plnimble_check_function';
+
+COMMENT ON FUNCTION plnimble_check_function(text, regclass, text, boolean, boolean, boolean, boolean, boolean, boolean, name, name, regtype, regtype, regtype, regtype, regtype, boolean, boolean, boolean, boolean) IS
+	'checks a plnimble function without running it: one finding a line (or an XML or JSON document), as plpgsql_check_function';
+
+CREATE FUNCTION plnimble_check_function_tb(name text,
+		relid regclass DEFAULT 0,
+		fatal_errors boolean DEFAULT true,
+		other_warnings boolean DEFAULT true,
+		performance_warnings boolean DEFAULT false,
+		extra_warnings boolean DEFAULT true,
+		security_warnings boolean DEFAULT false,
+		compatibility_warnings boolean DEFAULT false,
+		oldtable name DEFAULT NULL,
+		newtable name DEFAULT NULL,
+		anyelememttype regtype DEFAULT 'int',
+		anyenumtype regtype DEFAULT '-',
+		anyrangetype regtype DEFAULT 'int4range',
+		anycompatibletype regtype DEFAULT 'int',
+		anycompatiblerangetype regtype DEFAULT 'int4range',
+		without_warnings boolean DEFAULT false,
+		all_warnings boolean DEFAULT false,
+		use_incomment_options boolean DEFAULT true,
+		incomment_options_usage_warning boolean DEFAULT false)
+	RETURNS TABLE (functionid regproc, lineno integer, statement text,
+		sqlstate text, message text, detail text, hint text, level text,
+		"position" integer, query text, context text)
+	LANGUAGE c CALLED ON NULL INPUT
+	AS 'MODULE_PATHNAME', 'plnimble_check_function_tb';
+
+COMMENT ON FUNCTION plnimble_check_function_tb(text, regclass, boolean, boolean, boolean, boolean, boolean, boolean, name, name, regtype, regtype, regtype, regtype, regtype, boolean, boolean, boolean, boolean) IS
+	'checks a plnimble function without running it: one row a finding, as plpgsql_check_function_tb';

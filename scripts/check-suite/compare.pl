@@ -25,6 +25,33 @@ sub parse_findings_text
 {
 	my ($rec) = @_;
 	my @f;
+	# format => 'xml' and 'json': one document
+	if ($rec =~ /<Function/)
+	{
+		while ($rec =~ m{<Issue>(.*?)</Issue>}sg)
+		{
+			my $i = $1;
+			my %x;
+			$x{$1} = $2 while $i =~ m{<(Level|Sqlstate|Message)>(.*?)</\1>}sg;
+			my ($line, $stmt) = $i =~ m{<Stmt lineno="(\d+)">(.*?)</Stmt>} ? ($1, $2) : ('', '');
+			for (values %x) { s/&quot;/"/g; s/&lt;/</g; s/&gt;/>/g; s/&amp;/&/g; }
+			push @f, { level => $x{Level}, line => $line, state => $x{Sqlstate}, msg => $x{Message}, stmt => $stmt };
+		}
+		return @f;
+	}
+	if ($rec =~ /^\{ "issues"/)
+	{
+		while ($rec =~ m{\n  \{\n(.*?)\n  \}}sg)
+		{
+			my $i = $1;
+			my %x;
+			$x{$1} = $2 while $i =~ m{"(level|message|sqlState)":"((?:[^"\\]|\\.)*)"}sg;
+			my $line = $i =~ m{"statement":\{\n"lineNumber":"(\d+)"} ? $1 : '';
+			$x{message} =~ s/\\(.)/$1/g;
+			push @f, { level => $x{level}, line => $line, state => $x{sqlState}, msg => $x{message}, stmt => '' };
+		}
+		return @f;
+	}
 	for my $line (split /[\n\036]/, $rec)
 	{
 		next unless $line =~ /^(error|warning extra|warning|performance|security|compatibility):([0-9A-Z]{5}):(.*)$/;

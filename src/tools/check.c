@@ -60,9 +60,6 @@
 #include "plnimble.h"
 #include "tools/pln_check.h"
 
-PG_FUNCTION_INFO_V1(plnimble_check_function);
-PG_FUNCTION_INFO_V1(plnimble_check_function_tb);
-
 bool		pln_check_on_first_call = false;
 
 typedef struct CheckState
@@ -126,6 +123,10 @@ wanted(CheckState *cs, PlnCheckLevel level)
 			return cs->opts->extra_warnings;
 		case PLN_CHECK_PERFORMANCE:
 			return cs->opts->performance_warnings;
+		case PLN_CHECK_SECURITY:
+			return cs->opts->security_warnings;
+		case PLN_CHECK_COMPATIBILITY:
+			return cs->opts->compatibility_warnings;
 	}
 	return false;
 }
@@ -1730,129 +1731,6 @@ pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 		elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));
 
 	return cs.findings;
-}
-
-/* The arguments common to both SQL functions */
-static Oid
-check_arguments(FunctionCallInfo fcinfo, PlnCheckOptions *opts)
-{
-	Oid			funcoid;
-
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("the first argument of plnimble_check_function must not be NULL")));
-	funcoid = PG_GETARG_OID(0);
-	memset(opts, 0, sizeof(*opts));
-	opts->relid = PG_ARGISNULL(1) ? InvalidOid : PG_GETARG_OID(1);
-	opts->fatal_errors = PG_ARGISNULL(2) ? true : PG_GETARG_BOOL(2);
-	opts->other_warnings = PG_ARGISNULL(3) ? true : PG_GETARG_BOOL(3);
-	opts->performance_warnings = PG_ARGISNULL(4) ? false : PG_GETARG_BOOL(4);
-	opts->extra_warnings = PG_ARGISNULL(5) ? true : PG_GETARG_BOOL(5);
-	opts->newtable = PG_ARGISNULL(6) ? NULL : pstrdup(NameStr(*PG_GETARG_NAME(6)));
-	opts->oldtable = PG_ARGISNULL(7) ? NULL : pstrdup(NameStr(*PG_GETARG_NAME(7)));
-
-	if (!pln_function_runs_on_plnimble(funcoid))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("function %s is not run by %s",
-						format_procedure(funcoid), PLN_OWN_TITLE)));
-
-	/* analysis may run the function's immutable parts: as a call would */
-	if (pg_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&
-		!pg_proc_ownercheck(funcoid, GetUserId()))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for function %s",
-						format_procedure(funcoid)),
-				 errdetail("plnimble_check_function() needs EXECUTE on the function, or its ownership, as calling it would.")));
-
-	if (get_func_rettype(funcoid) == TRIGGEROID && OidIsValid(opts->relid) &&
-		get_rel_relkind(opts->relid) == '\0')
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", opts->relid)));
-	return funcoid;
-}
-
-/* What both SQL functions do first: check, and prepare the result set */
-static List *
-check_for_sql(FunctionCallInfo fcinfo, Oid *funcoid)
-{
-	PlnCheckOptions opts;
-
-	*funcoid = check_arguments(fcinfo, &opts);
-	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
-	return pln_check_function(*funcoid, &opts, NULL);
-}
-
-/*
- * plnimble_check_function(funcoid regprocedure, relid regclass, ...)
- * returns setof text
- */
-Datum
-plnimble_check_function(PG_FUNCTION_ARGS)
-{
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	Oid			funcoid;
-	List	   *findings = check_for_sql(fcinfo, &funcoid);
-	ListCell   *lc;
-
-	foreach(lc, findings)
-	{
-		ListCell   *l;
-
-		foreach(l, pln_check_finding_lines((PlnCheckFinding *) lfirst(lc)))
-		{
-			Datum		value = CStringGetTextDatum((char *) lfirst(l));
-			bool		isnull = false;
-
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
-								 &value, &isnull);
-		}
-	}
-	return (Datum) 0;
-}
-
-static Datum
-text_or_null(const char *s, bool *isnull)
-{
-	*isnull = (s == NULL);
-	return s ? CStringGetTextDatum(s) : (Datum) 0;
-}
-
-/* plnimble_check_function_tb(...): one row a finding */
-Datum
-plnimble_check_function_tb(PG_FUNCTION_ARGS)
-{
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	Oid			funcoid;
-	List	   *findings = check_for_sql(fcinfo, &funcoid);
-	ListCell   *lc;
-
-	foreach(lc, findings)
-	{
-		PlnCheckFinding *f = (PlnCheckFinding *) lfirst(lc);
-		Datum		values[11];
-		bool		nulls[11];
-
-		values[0] = ObjectIdGetDatum(funcoid);
-		nulls[0] = false;
-		values[1] = Int32GetDatum(f->lineno);
-		nulls[1] = (f->lineno <= 0);
-		values[2] = text_or_null(f->stmtname, &nulls[2]);
-		values[3] = text_or_null(unpack_sql_state(f->sqlerrcode), &nulls[3]);
-		values[4] = text_or_null(f->message, &nulls[4]);
-		values[5] = text_or_null(f->detail, &nulls[5]);
-		values[6] = text_or_null(f->hint, &nulls[6]);
-		values[7] = text_or_null(pln_check_level_name(f->level), &nulls[7]);
-		values[8] = Int32GetDatum(f->position);
-		nulls[8] = (f->position <= 0);
-		values[9] = text_or_null(f->query, &nulls[9]);
-		values[10] = text_or_null(f->context, &nulls[10]);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
-	return (Datum) 0;
 }
 
 /*

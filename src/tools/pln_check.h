@@ -21,7 +21,9 @@ typedef enum PlnCheckLevel
 	PLN_CHECK_ERROR,			/* would fail at run time */
 	PLN_CHECK_WARNING,			/* other_warnings */
 	PLN_CHECK_WARNING_EXTRA,	/* extra_warnings */
-	PLN_CHECK_PERFORMANCE		/* performance_warnings */
+	PLN_CHECK_PERFORMANCE,		/* performance_warnings */
+	PLN_CHECK_SECURITY,			/* security_warnings */
+	PLN_CHECK_COMPATIBILITY		/* compatibility_warnings */
 } PlnCheckLevel;
 
 /* One finding */
@@ -47,6 +49,10 @@ typedef struct PlnCheckOptions
 	bool		other_warnings;
 	bool		performance_warnings;
 	bool		extra_warnings;
+	bool		security_warnings;
+	bool		compatibility_warnings;
+	bool		use_incomment_options;	/* read -- @plpgsql_check_options: */
+	bool		incomment_options_usage_warning;
 	char	   *newtable;		/* transition table names, or NULL */
 	char	   *oldtable;
 } PlnCheckOptions;
@@ -57,11 +63,16 @@ extern List *pln_check_function(Oid funcoid, PlnCheckOptions *opts,
 								PlnFunction *compiled);
 extern void pln_check_at_first_call(PlnFunction *func,
 									FunctionCallInfo fcinfo);
+
+/* check_call.c */
+extern Oid	pln_check_routine_arg(FunctionCallInfo fcinfo, const char *fname);
 extern PGDLLEXPORT Datum plnimble_check_function(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum plnimble_check_function_tb(PG_FUNCTION_ARGS);
 
 /* check_report.c */
 extern const char *pln_check_level_name(PlnCheckLevel level);
 extern List *pln_check_finding_lines(PlnCheckFinding *f);
+extern char *pln_check_findings_xml(List *findings);
+extern char *pln_check_findings_json(List *findings);
 
 #endif							/* PLN_CHECK_H */

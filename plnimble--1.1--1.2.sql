@@ -721,3 +721,14 @@ CREATE FUNCTION plnimble_check_function_tb(name text,
 
 COMMENT ON FUNCTION plnimble_check_function_tb(text, regclass, boolean, boolean, boolean, boolean, boolean, boolean, name, name, regtype, regtype, regtype, regtype, regtype, boolean, boolean, boolean, boolean) IS
 	'checks a plnimble function without running it: one row a finding, as plpgsql_check_function_tb';
+
+-- issue 29: pragmas for plnimble_check_function.  The checker reads
+-- PERFORM plnimble_check_pragma('disable:check', ...) (and the same with
+-- plpgsql_check_pragma) without running it; at run time it returns 1.
+CREATE FUNCTION plnimble_check_pragma(VARIADIC name text[])
+	RETURNS integer
+	LANGUAGE c IMMUTABLE
+	AS 'MODULE_PATHNAME', 'plnimble_check_pragma';
+
+COMMENT ON FUNCTION plnimble_check_pragma(text[]) IS
+	'a pragma for plnimble_check_function (disable:/enable: a check, type: a record''s row type, table: a temporary table); returns 1';

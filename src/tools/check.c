@@ -44,6 +44,10 @@
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/parse_coerce.h"
+#include "parser/parse_type.h"
+#include "parser/parser.h"
+#include "parser/scansup.h"
+#include "utils/varlena.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -77,12 +81,15 @@ typedef struct CheckState
 	Query	   *last_query;		/* of the last check_expr with firstexpr */
 	int			loop_depth;		/* loops around the current statement */
 	List	   *query_loops;	/* enclosing FOR IN query loops */
+	bool		disabled[PLN_PRAGMA_NWHAT];	/* by pragmas, to the end of the
+											 * statement list */
 } CheckState;
 
 static void check_stmts(CheckState *cs, List *stmts);
 static bool is_in_param(PlnFunction *func, int dno);
 static void check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query);
 static Node *strip_implicit(Node *node);
+static void apply_pragmas(CheckState *cs, PlnStmt *stmt, List *strings);
 static void check_assign_cast_type(CheckState *cs, PlnStmt *stmt,
 								   Oid srctype, Oid dsttype);
 
@@ -102,8 +109,11 @@ add_finding(CheckState *cs, PlnStmt *stmt, PlnCheckLevel level,
 	f->stmtname = stmt ? pln_stmt_typename(stmt) : NULL;
 	f->sqlerrcode = sqlerrcode;
 	f->message = pstrdup(message);
-	cs->findings = lappend(cs->findings, f);
 	MemoryContextSwitchTo(oldcontext);
+	/* under a disable:check pragma, a finding is made but not reported */
+	if (cs->disabled[PLN_PRAGMA_CHECK])
+		return f;
+	cs->findings = lappend(cs->findings, f);
 	if (level == PLN_CHECK_ERROR && cs->opts->fatal_errors)
 		cs->stop = true;
 	return f;
@@ -118,15 +128,20 @@ wanted(CheckState *cs, PlnCheckLevel level)
 		case PLN_CHECK_ERROR:
 			return true;
 		case PLN_CHECK_WARNING:
-			return cs->opts->other_warnings;
+			return cs->opts->other_warnings &&
+				!cs->disabled[PLN_PRAGMA_OTHER_WARNINGS];
 		case PLN_CHECK_WARNING_EXTRA:
-			return cs->opts->extra_warnings;
+			return cs->opts->extra_warnings &&
+				!cs->disabled[PLN_PRAGMA_EXTRA_WARNINGS];
 		case PLN_CHECK_PERFORMANCE:
-			return cs->opts->performance_warnings;
+			return cs->opts->performance_warnings &&
+				!cs->disabled[PLN_PRAGMA_PERFORMANCE_WARNINGS];
 		case PLN_CHECK_SECURITY:
-			return cs->opts->security_warnings;
+			return cs->opts->security_warnings &&
+				!cs->disabled[PLN_PRAGMA_SECURITY_WARNINGS];
 		case PLN_CHECK_COMPATIBILITY:
-			return cs->opts->compatibility_warnings;
+			return cs->opts->compatibility_warnings &&
+				!cs->disabled[PLN_PRAGMA_COMPATIBILITY_WARNINGS];
 	}
 	return false;
 }
@@ -956,6 +971,200 @@ check_expr_list(CheckState *cs, PlnStmt *stmt, List *exprs)
 		(void) check_expr(cs, stmt, (PlnExpr *) lfirst(lc), NULL);
 }
 
+/* ----------
+ * Pragmas (check_pragma.c parses them)
+ * ----------
+ */
+
+/* A pragma that cannot be applied: a warning to the client, as plpgsql_check */
+static void
+pragma_not_processed(PlnStmt *stmt, const char *str, PlnPragma *pragma,
+					 const char *why)
+{
+	if (pragma->kind == PLN_PRAGMA_NONE)
+		ereport(WARNING,
+				(errmsg("unsupported pragma: %s", str)));
+	else
+		ereport(WARNING,
+				(errmsg("Pragma \"%s\" on line %d is not processed.",
+						pragma->kindname, stmt->lineno),
+				 why ? errdetail("%s", why) : 0));
+}
+
+/* The variable visible under the name of a type pragma ([label.]name) */
+static PlnRec *
+pragma_record(CheckState *cs, const char *qualified)
+{
+	List	   *names;
+	char	   *copy = pstrdup(qualified);
+	char	   *varname;
+	int			i;
+
+	if (!SplitIdentifierString(copy, '.', &names) || names == NIL)
+		return NULL;
+	varname = (char *) llast(names);
+	for (i = list_length(cs->scope) - 1; i >= 0; i--)
+	{
+		PlnVariable *var = (PlnVariable *) list_nth(cs->scope, i);
+
+		if (var->refname != NULL && strcmp(var->refname, varname) == 0)
+			return var->dtype == PLN_DTYPE_REC ? (PlnRec *) var : NULL;
+	}
+	return NULL;
+}
+
+/* "a int, b numeric(10,2)" as a row type */
+static TupleDesc
+pragma_columns(const char *columns)
+{
+	List	   *defs = NIL;
+	const char *p = columns;
+	const char *start = p;
+	int			depth = 0;
+	TupleDesc	desc;
+	int			i = 0;
+	ListCell   *lc;
+
+	for (;; p++)
+	{
+		if (*p == '(')
+			depth++;
+		else if (*p == ')')
+			depth--;
+		if (*p == '\0' || (*p == ',' && depth == 0))
+		{
+			defs = lappend(defs, pnstrdup(start, p - start));
+			if (*p == '\0')
+				break;
+			start = p + 1;
+		}
+	}
+	desc = CreateTemplateTupleDesc(list_length(defs));
+	foreach(lc, defs)
+	{
+		char	   *def = (char *) lfirst(lc);
+		char	   *q;
+		Oid			typid;
+		int32		typmod;
+
+		while (isspace((unsigned char) *def))
+			def++;
+		for (q = def; *q && !isspace((unsigned char) *q); q++)
+			;
+		if (*q == '\0')
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("column \"%s\" has no type", def)));
+		*q++ = '\0';
+		parseTypeString(q, &typid, &typmod, false);
+		TupleDescInitEntry(desc, ++i, downcase_identifier(def, strlen(def), false, false),
+						   typid, typmod, 0);
+	}
+	return desc;
+}
+
+/* type: and table: pragmas, which may fail; in a subtransaction */
+static void
+apply_pragma_guarded(CheckState *cs, PlnStmt *stmt, const char *str,
+					 PlnPragma *pragma)
+{
+	MemoryContext oldcontext = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	PlnRec	   *rec = NULL;
+
+	if (pragma->kind == PLN_PRAGMA_TYPE &&
+		(rec = pragma_record(cs, pragma->name)) == NULL)
+	{
+		pragma_not_processed(stmt, str, pragma,
+							 psprintf("There is no record variable \"%s\".", pragma->name));
+		return;
+	}
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcontext);
+	PG_TRY();
+	{
+		if (pragma->kind == PLN_PRAGMA_TYPE)
+		{
+			TupleDesc	desc;
+
+			if (pragma->columns != NULL)
+				desc = pragma_columns(pragma->columns);
+			else
+			{
+				Oid			typid;
+				int32		typmod;
+
+				parseTypeString(pragma->type, &typid, &typmod, false);
+				desc = lookup_rowtype_tupdesc_copy(typid, typmod);
+			}
+			BlessTupleDesc(desc);
+			pln_rec_set_empty(cs->estate, rec, desc);
+			mark_dno(cs, rec->dno, cs->written);
+		}
+		else
+		{
+			/* one CREATE TABLE, made temporary; rolled back with the check */
+			char	   *sql = psprintf("CREATE TEMP TABLE %s %s",
+									   pragma->name, pragma->columns);
+			List	   *raw = raw_parser(sql, RAW_PARSE_DEFAULT);
+			int			rc;
+
+			if (list_length(raw) != 1 ||
+				!IsA(linitial_node(RawStmt, raw)->stmt, CreateStmt))
+				ereport(ERROR,
+						(errcode(ERRCODE_SYNTAX_ERROR),
+						 errmsg("the table pragma is not one table definition")));
+			rc = SPI_execute(sql, false, 0);
+			if (rc != SPI_OK_UTILITY)
+				elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
+		}
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcontext);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+		pragma_not_processed(stmt, str, pragma, edata->message);
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
+}
+
+/* PERFORM plnimble_check_pragma('...', ...) */
+static void
+apply_pragmas(CheckState *cs, PlnStmt *stmt, List *strings)
+{
+	ListCell   *lc;
+
+	foreach(lc, strings)
+	{
+		const char *str = (const char *) lfirst(lc);
+		PlnPragma	pragma;
+		const char *why;
+
+		if (*str == '\0')
+			continue;
+		if (!pln_pragma_parse(str, &pragma, &why))
+		{
+			pragma_not_processed(stmt, str, &pragma, why);
+			continue;
+		}
+		if (pragma.kind == PLN_PRAGMA_SWITCH)
+			cs->disabled[pragma.what] = !pragma.on;
+		else if (!cs->disabled[PLN_PRAGMA_CHECK])
+			apply_pragma_guarded(cs, stmt, str, &pragma);
+	}
+}
+
 /* The checks of a statement's own SQL and targets, before its bodies */
 static void
 check_stmt_own(CheckState *cs, PlnStmt *stmt)
@@ -1068,8 +1277,16 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				break;
 			}
 		case PLN_STMT_PERFORM:
-			(void) check_expr(cs, stmt, ((PlnStmtPerform *) stmt)->expr, NULL);
-			break;
+			{
+				PlnExpr    *expr = ((PlnStmtPerform *) stmt)->expr;
+				List	   *pragmas = pln_pragma_strings(expr ? expr->query : NULL);
+
+				if (pragmas != NIL)
+					apply_pragmas(cs, stmt, pragmas);
+				else
+					(void) check_expr(cs, stmt, expr, NULL);
+				break;
+			}
 		case PLN_STMT_GETDIAG:
 			foreach(lc, ((PlnStmtGetDiag *) stmt)->diag_items)
 				mark_dno(cs, ((PlnDiagItem *) lfirst(lc))->target, cs->written);
@@ -1356,8 +1573,11 @@ check_stmts(CheckState *cs, List *stmts)
 {
 	ListCell   *lc;
 	bool		unreachable = false;
+	bool		saved_disabled[PLN_PRAGMA_NWHAT];
 
 	check_stack_depth();
+	/* a pragma holds to the end of the list it is in */
+	memcpy(saved_disabled, cs->disabled, sizeof(saved_disabled));
 
 	foreach(lc, stmts)
 	{
@@ -1395,6 +1615,7 @@ check_stmts(CheckState *cs, List *stmts)
 		if (stmt_never_ends(stmt) && lnext(stmts, lc) != NULL)
 			unreachable = true;
 	}
+	memcpy(cs->disabled, saved_disabled, sizeof(saved_disabled));
 }
 
 /* ----------

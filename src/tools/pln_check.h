@@ -57,6 +57,45 @@ typedef struct PlnCheckOptions
 	char	   *oldtable;
 } PlnCheckOptions;
 
+/* A pragma (check_pragma.c) */
+typedef enum PlnPragmaKind
+{
+	PLN_PRAGMA_NONE,			/* not one the checker knows */
+	PLN_PRAGMA_SWITCH,			/* disable:what, enable:what */
+	PLN_PRAGMA_TYPE,			/* type: record-variable type */
+	PLN_PRAGMA_TABLE			/* table: name(definition) */
+} PlnPragmaKind;
+
+/* What disable: and enable: switch */
+typedef enum PlnPragmaWhat
+{
+	PLN_PRAGMA_CHECK,
+	PLN_PRAGMA_TRACER,
+	PLN_PRAGMA_OTHER_WARNINGS,
+	PLN_PRAGMA_PERFORMANCE_WARNINGS,
+	PLN_PRAGMA_EXTRA_WARNINGS,
+	PLN_PRAGMA_SECURITY_WARNINGS,
+	PLN_PRAGMA_COMPATIBILITY_WARNINGS,
+	PLN_PRAGMA_NWHAT
+} PlnPragmaWhat;
+
+typedef struct PlnPragma
+{
+	PlnPragmaKind kind;
+	const char *kindname;		/* the word before the colon */
+	bool		on;				/* SWITCH: enable */
+	PlnPragmaWhat what;			/* SWITCH */
+	char	   *name;			/* TYPE: the variable; TABLE: the table */
+	char	   *type;			/* TYPE: a type name, or NULL */
+	char	   *columns;		/* TYPE: "a int, b int"; TABLE: "(...)" */
+} PlnPragma;
+
+/* check_pragma.c */
+extern List *pln_pragma_strings(const char *query);
+extern bool pln_pragma_parse(const char *str, PlnPragma *pragma,
+							 const char **why);
+extern PGDLLEXPORT Datum plnimble_check_pragma(PG_FUNCTION_ARGS);
+
 /* check.c */
 extern bool pln_check_on_first_call;
 extern List *pln_check_function(Oid funcoid, PlnCheckOptions *opts,

@@ -164,6 +164,15 @@ for my $n (sort { $a <=> $b } keys %$pg)
 	@q = grep { $_->{level} ne 'call error' } @q;
 
 	my $iserr = sub { $_[0]->{level} eq 'error' };
+	# plpgsql_check 2.3's passive mode raises its errors with SQLSTATE
+	# 57014 (query_canceled); plnimble keeps each error's own (a
+	# difference listed in the user guide)
+	for my $f (@p)
+	{
+		next unless $f->{state} eq '57014' && $iserr->($f);
+		my ($m) = grep { $iserr->($_) && norm($_->{msg}) eq $f->{msg} } @q;
+		$f->{state} = $m->{state} if $m;
+	}
 	# errors: the first at each line
 	my (%seen, @perr);
 	for my $f (grep { $iserr->($_) } @p)

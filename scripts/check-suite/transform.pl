@@ -136,10 +136,11 @@ sub to_nb
 	$s =~ s/\blanguage\s+'?plpgsql'?(?=\W)/language plnimble/gi;
 	$s =~ s/\bcreate\s+extension\s+(if\s+not\s+exists\s+)?plpgsql_check\b/create extension $1plnimble/gi;
 	$s =~ s/^(\s*)load\s+'plpgsql_check'\s*;/$1create extension if not exists plnimble;/mi;
-	# passive mode
-	$s =~ s/\bset\s+plpgsql_check\.mode\s*(=|to)\s*'?(every_start|fresh_start)'?/set plnimble.check_on_first_call = on/gi;
-	$s =~ s/\bset\s+plpgsql_check\.mode\s*(=|to)\s*'?disabled'?/set plnimble.check_on_first_call = off/gi;
-	$s =~ s/\bset\s+plpgsql_check\.mode\s*(=|to)\s*default\b/set plnimble.check_on_first_call to default/gi;
+	# passive mode: every_start checks at every call, fresh_start once per
+	# compilation
+	$s =~ s/\bset\s+plpgsql_check\.mode\s*(=|to)\s*'?every_start'?/set plnimble.check_on_first_call = off; set plnimble.check_on_every_call = on/gi;
+	$s =~ s/\bset\s+plpgsql_check\.mode\s*(=|to)\s*'?fresh_start'?/set plnimble.check_on_every_call = off; set plnimble.check_on_first_call = on/gi;
+	$s =~ s/\bset\s+plpgsql_check\.mode\s*(=|to)\s*('?disabled'?|default)/set plnimble.check_on_every_call to default; set plnimble.check_on_first_call to default/gi;
 	$s =~ s/\bplpgsql_check\.fatal_errors\b/plnimble.check_fatal_errors/gi;
 	# a DO block without a language clause is PL/pgSQL's
 	$s =~ s/^((?:\s|--[^\n]*\n)*)do(\s+)(?!language\b)(\$)/$1do language plnimble$2$3/i;

@@ -65,6 +65,8 @@
 #include "tools/pln_check.h"
 
 bool		pln_check_on_first_call = false;
+bool		pln_check_on_every_call = false;
+bool		pln_check_fatal_errors = true;
 
 typedef struct CheckState
 {
@@ -942,12 +944,32 @@ check_query_in_query_loop(CheckState *cs, PlnStmt *stmt, PlnExpr *expr)
 }
 
 /* A condition: its value is converted to boolean */
+/*
+ * An expression whose value is used (a condition, a loop bound, a RAISE
+ * parameter): it must give one column, or the statement fails at run
+ * time.
+ */
+static TupleDesc
+check_value_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr,
+				 Node **firstexpr)
+{
+	TupleDesc	desc = check_expr(cs, stmt, expr, firstexpr);
+
+	if (desc != NULL && desc->natts != 1)
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_SYNTAX_ERROR,
+			 psprintf(desc->natts == 0 ? "query \"%s\" returned no columns" :
+					  "query \"%s\" returned %d columns",
+					  expr->query, desc->natts),
+			 NULL, NULL);
+	return desc;
+}
+
 static void
 check_condition(CheckState *cs, PlnStmt *stmt, PlnExpr *cond)
 {
 	Node	   *first;
 
-	(void) check_expr(cs, stmt, cond, &first);
+	(void) check_value_expr(cs, stmt, cond, &first);
 	check_assign_cast(cs, stmt, first, BOOLOID);
 }
 
@@ -1223,9 +1245,9 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 			{
 				PlnStmtForI *fori = (PlnStmtForI *) stmt;
 
-				(void) check_expr(cs, stmt, fori->lower, NULL);
-				(void) check_expr(cs, stmt, fori->upper, NULL);
-				(void) check_expr(cs, stmt, fori->step, NULL);
+				(void) check_value_expr(cs, stmt, fori->lower, NULL);
+				(void) check_value_expr(cs, stmt, fori->upper, NULL);
+				(void) check_value_expr(cs, stmt, fori->step, NULL);
 				mark_dno(cs, fori->var->dno, cs->written);
 				break;
 			}
@@ -1257,9 +1279,10 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 			{
 				PlnStmtRaise *raise = (PlnStmtRaise *) stmt;
 
-				check_expr_list(cs, stmt, raise->params);
+				foreach(lc, raise->params)
+					(void) check_value_expr(cs, stmt, (PlnExpr *) lfirst(lc), NULL);
 				foreach(lc, raise->options)
-					(void) check_expr(cs, stmt, ((PlnRaiseOption *) lfirst(lc))->expr, NULL);
+					(void) check_value_expr(cs, stmt, ((PlnRaiseOption *) lfirst(lc))->expr, NULL);
 				break;
 			}
 		case PLN_STMT_ASSERT:
@@ -1370,7 +1393,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 			{
 				PlnStmtForeachA *fe = (PlnStmtForeachA *) stmt;
 
-				(void) check_expr(cs, stmt, fe->expr, NULL);
+				(void) check_value_expr(cs, stmt, fe->expr, NULL);
 				mark_dno(cs, fe->varno, cs->written);
 				break;
 			}
@@ -1969,7 +1992,7 @@ pln_check_at_first_call(PlnFunction *func, FunctionCallInfo fcinfo)
 	ListCell   *lc;
 
 	memset(&opts, 0, sizeof(opts));
-	opts.fatal_errors = true;
+	opts.fatal_errors = pln_check_fatal_errors;
 	opts.other_warnings = false;
 	opts.extra_warnings = false;
 	if (func->fn_is_event_trigger)
@@ -1996,13 +2019,25 @@ pln_check_at_first_call(PlnFunction *func, FunctionCallInfo fcinfo)
 
 		if (f->level != PLN_CHECK_ERROR)
 			continue;
-		ereport(ERROR,
+
+		/*
+		 * With plnimble.check_fatal_errors off each error is a warning and
+		 * the call goes on, as plpgsql_check.fatal_errors = off does.  The
+		 * context names the line as a run-time error's does; under
+		 * identify_as_plpgsql, as plpgsql_check's passive mode words it.
+		 */
+		ereport(pln_check_fatal_errors ? ERROR : WARNING,
 				(errcode(f->sqlerrcode),
 				 errmsg("%s", f->message),
 				 f->detail ? errdetail("%s", f->detail) : 0,
 				 f->hint ? errhint("%s", f->hint) : 0,
 				 f->query ? internalerrquery(f->query) : 0,
 				 f->position > 0 && f->query ? internalerrposition(f->position) : 0,
+				 pln_identify_as_plpgsql ?
+				 errcontext("PL/pgSQL function %s line %d%s%s",
+							func->fn_signature, f->lineno,
+							f->stmtname ? " at " : "",
+							f->stmtname ? f->stmtname : "") :
 				 errcontext("%s check of function %s line %d%s%s",
 							PLN_OWN_TITLE, func->fn_signature, f->lineno,
 							f->stmtname ? " at " : "",

@@ -98,6 +98,8 @@ extern PGDLLEXPORT Datum plnimble_check_pragma(PG_FUNCTION_ARGS);
 
 /* check.c */
 extern bool pln_check_on_first_call;
+extern bool pln_check_on_every_call;
+extern bool pln_check_fatal_errors;
 extern List *pln_check_function(Oid funcoid, PlnCheckOptions *opts,
 								PlnFunction *compiled);
 extern void pln_check_at_first_call(PlnFunction *func,

@@ -78,6 +78,7 @@ typedef struct CheckState
 	bool		stop;			/* fatal_errors and an error was found */
 	bool	   *read;			/* by dno: read somewhere */
 	bool	   *written;		/* by dno: assigned somewhere */
+	bool	   *sanitized;		/* by dno: last assigned a quoted value */
 	List	   *scope;			/* visible PlnVariables, innermost last */
 	char	  **why;			/* savepoint reasons, or NULL */
 	Query	   *last_query;		/* of the last check_expr with firstexpr */
@@ -91,6 +92,9 @@ static void check_stmts(CheckState *cs, List *stmts);
 static bool is_in_param(PlnFunction *func, int dno);
 static void check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query);
 static Node *strip_implicit(Node *node);
+static bool concatenates_raw_param(CheckState *cs, Node *node);
+static bool format_takes_raw_string(CheckState *cs, FuncExpr *fe);
+static bool is_sanitized_value(Node *node);
 static void apply_pragmas(CheckState *cs, PlnStmt *stmt, List *strings);
 static void check_assign_cast_type(CheckState *cs, PlnStmt *stmt,
 								   Oid srctype, Oid dsttype);
@@ -1209,6 +1213,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				check_growing_text(cs, assign, first);
 				check_assign_cast(cs, stmt, first, var_type(cs, assign->varno));
 				mark_dno(cs, assign->varno, cs->written);
+				cs->sanitized[assign->varno] = is_sanitized_value(first);
 				break;
 			}
 		case PLN_STMT_IF:
@@ -1434,8 +1439,80 @@ strip_implicit(Node *node)
 }
 
 /*
- * Is a text parameter of the function concatenated into the string as
- * it is, not through quote_ident, quote_literal or format?  (Only
+ * format() with a constant format string: is an argument that %s puts in
+ * as it is a raw string variable?  (%I and %L quote theirs.)
+ */
+static bool
+format_takes_raw_string(CheckState *cs, FuncExpr *fe)
+{
+	Node	   *fmt = strip_implicit(linitial(fe->args));
+	const char *p;
+	int			argno = 0;
+
+	if (fe->funcvariadic || fmt == NULL || !IsA(fmt, Const) ||
+		((Const *) fmt)->constisnull)
+		return false;
+	p = TextDatumGetCString(((Const *) fmt)->constvalue);
+	for (; *p; p++)
+	{
+		int			n = 0;
+
+		if (*p != '%')
+			continue;
+		p++;
+		if (*p == '%')
+			continue;
+		/* an explicit position n$ */
+		while (isdigit((unsigned char) *p))
+			n = n * 10 + (*p++ - '0');
+		if (*p == '$')
+		{
+			argno = n - 1;
+			p++;
+		}
+		/* flags and width */
+		while (*p == '-' || *p == '*' || isdigit((unsigned char) *p))
+			p++;
+		if (*p == '\0')
+			break;
+		if (*p == 's' && argno + 1 < list_length(fe->args) &&
+			concatenates_raw_param(cs, list_nth(fe->args, argno + 1)))
+			return true;
+		argno++;
+	}
+	return false;
+}
+
+/* Does an assigned value come quoted (or is it a constant)? */
+static bool
+is_sanitized_value(Node *node)
+{
+	node = strip_implicit(node);
+	if (node == NULL)
+		return false;
+	if (IsA(node, Const))
+		return true;
+	if (IsA(node, FuncExpr))
+	{
+		switch (((FuncExpr *) node)->funcid)
+		{
+			case F_QUOTE_IDENT:
+			case F_QUOTE_LITERAL_TEXT:
+			case F_QUOTE_LITERAL_ANYELEMENT:
+			case F_QUOTE_NULLABLE_TEXT:
+			case F_QUOTE_NULLABLE_ANYELEMENT:
+				return true;
+			default:
+				break;
+		}
+	}
+	return false;
+}
+
+/*
+ * Is a variable of a string type concatenated into the string as it is,
+ * not through quote_ident, quote_literal or format's %I and %L, and not
+ * last assigned such a value?  (Only
  * concatenation is looked into: what a function call does with its
  * arguments is its own business.)
  */
@@ -1456,7 +1533,8 @@ concatenates_raw_param(CheckState *cs, Node *node)
 		char		category;
 		bool		preferred;
 
-		if (dno < 0 || dno >= cs->func->ndatums || !is_in_param(cs->func, dno))
+		/* a variable of a string type whose value came unquoted */
+		if (dno < 0 || dno >= cs->func->ndatums || cs->sanitized[dno])
 			return false;
 		get_type_category_preferred(getBaseType(typid), &category, &preferred);
 		return category == TYPCATEGORY_STRING;
@@ -1475,6 +1553,8 @@ concatenates_raw_param(CheckState *cs, Node *node)
 	}
 	else
 		return false;
+	if (funcid == F_FORMAT_TEXT_ANY)
+		return format_takes_raw_string(cs, (FuncExpr *) node);
 	if (funcid != F_TEXTCAT && funcid != F_TEXTANYCAT &&
 		funcid != F_ANYTEXTCAT && funcid != F_CONCAT && funcid != F_CONCAT_WS)
 		return false;
@@ -1499,7 +1579,7 @@ check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query)
 			 NULL,
 			 pstrdup("Static SQL would be checked, and its plan cached."));
 	else if (concatenates_raw_param(cs, first))
-		warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_SUCCESSFUL_COMPLETION,
+		warn(cs, stmt, PLN_CHECK_SECURITY, ERRCODE_SUCCESSFUL_COMPLETION,
 			 pstrdup("text type variable is not sanitized"),
 			 pstrdup("The EXECUTE expression is SQL injection vulnerable."),
 			 pstrdup("Use quote_ident, quote_literal or format function to secure variable."));
@@ -1855,6 +1935,7 @@ check_compiled(CheckState *cs, PlnFunction *func)
 		cs->func = func;
 		cs->read = palloc0(sizeof(bool) * func->ndatums);
 		cs->written = palloc0(sizeof(bool) * func->ndatums);
+		cs->sanitized = palloc0(sizeof(bool) * func->ndatums);
 		set_trigger_rows(cs);
 		if (func->fn_is_trigger && OidIsValid(cs->opts->relid))
 		{
@@ -2033,13 +2114,10 @@ pln_check_at_first_call(PlnFunction *func, FunctionCallInfo fcinfo)
 				 f->hint ? errhint("%s", f->hint) : 0,
 				 f->query ? internalerrquery(f->query) : 0,
 				 f->position > 0 && f->query ? internalerrposition(f->position) : 0,
-				 pln_identify_as_plpgsql ?
-				 errcontext("PL/pgSQL function %s line %d%s%s",
+				 errcontext("%s %s line %d%s%s",
+							pln_identify_as_plpgsql ? "PL/pgSQL function" :
+							PLN_OWN_TITLE " check of function",
 							func->fn_signature, f->lineno,
-							f->stmtname ? " at " : "",
-							f->stmtname ? f->stmtname : "") :
-				 errcontext("%s check of function %s line %d%s%s",
-							PLN_OWN_TITLE, func->fn_signature, f->lineno,
 							f->stmtname ? " at " : "",
 							f->stmtname ? f->stmtname : "")));
 	}

@@ -84,6 +84,9 @@ typedef struct CheckState
 	Query	   *last_query;		/* of the last check_expr with firstexpr */
 	int			loop_depth;		/* loops around the current statement */
 	List	   *query_loops;	/* enclosing FOR IN query loops */
+	PlnStmt    *cur_stmt;		/* for walkers that report */
+	int			subxact_depth;	/* bodies of blocks with handlers around */
+	int			handler_depth;	/* exception handlers around */
 	bool		disabled[PLN_PRAGMA_NWHAT];	/* by pragmas, to the end of the
 											 * statement list */
 } CheckState;
@@ -92,6 +95,9 @@ static void check_stmts(CheckState *cs, List *stmts);
 static bool is_in_param(PlnFunction *func, int dno);
 static void check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query);
 static Node *strip_implicit(Node *node);
+static void check_recfield_target(CheckState *cs, PlnStmt *stmt, int dno);
+static void warn(CheckState *cs, PlnStmt *stmt, PlnCheckLevel level, int sqlerrcode,
+				 char *message, char *detail, char *hint);
 static bool concatenates_raw_param(CheckState *cs, Node *node);
 static bool format_takes_raw_string(CheckState *cs, FuncExpr *fe);
 static bool is_sanitized_value(Node *node);
@@ -278,6 +284,146 @@ unknown_record_was_assigned(CheckState *cs, PlnExpr *expr)
 }
 
 /*
+ * A nextval(), currval() or setval() of a relation that is not a sequence
+ * fails at run time; a constant argument can be looked at now.
+ */
+static bool
+check_sequence_calls(Node *node, CheckState *cs)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, FuncExpr))
+	{
+		FuncExpr   *fe = (FuncExpr *) node;
+
+		if ((fe->funcid == F_NEXTVAL || fe->funcid == F_CURRVAL ||
+			 fe->funcid == F_SETVAL_REGCLASS_INT8 ||
+			 fe->funcid == F_SETVAL_REGCLASS_INT8_BOOL) && fe->args != NIL)
+		{
+			Node	   *arg = strip_implicit(linitial(fe->args));
+
+			if (IsA(arg, Const) && !((Const *) arg)->constisnull &&
+				((Const *) arg)->consttype == REGCLASSOID)
+			{
+				Oid			relid = DatumGetObjectId(((Const *) arg)->constvalue);
+				char		relkind = get_rel_relkind(relid);
+
+				if (relkind != '\0' && relkind != RELKIND_SEQUENCE)
+					warn(cs, cs->cur_stmt, PLN_CHECK_ERROR, ERRCODE_WRONG_OBJECT_TYPE,
+						 psprintf("\"%s\" is not a sequence", get_rel_name(relid)),
+						 NULL, NULL);
+			}
+		}
+	}
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, check_sequence_calls, (void *) cs, 0);
+	return expression_tree_walker(node, check_sequence_calls, (void *) cs);
+}
+
+/*
+ * CALL's output arguments must be variables that can be written: as the
+ * statement's first run would find (exec_sql.c, make_call_target).
+ */
+static void
+check_call_arguments(CheckState *cs, PlnStmt *stmt, CallStmt *call)
+{
+	HeapTuple	proctup;
+	Oid		   *argtypes;
+	char	  **argnames;
+	char	   *argmodes;
+	int			numargs;
+	int			i;
+	int			nout = 0;
+
+	if (call->outargs == NIL)
+		return;
+	proctup = SearchSysCache1(PROCOID, ObjectIdGetDatum(call->funcexpr->funcid));
+	if (!HeapTupleIsValid(proctup))
+		return;
+	numargs = get_func_arg_info(proctup, &argtypes, &argnames, &argmodes);
+	ReleaseSysCache(proctup);
+	for (i = 0; i < numargs && nout < list_length(call->outargs); i++)
+	{
+		Node	   *arg;
+
+		if (argmodes == NULL ||
+			(argmodes[i] != PROARGMODE_INOUT && argmodes[i] != PROARGMODE_OUT))
+			continue;
+		arg = list_nth(call->outargs, nout++);
+		if (IsA(arg, Param) && ((Param *) arg)->paramkind == PARAM_EXTERN)
+		{
+			int			dno = ((Param *) arg)->paramid - 1;
+			PlnDatum   *datum;
+
+			if (dno < 0 || dno >= cs->func->ndatums)
+				continue;
+			datum = cs->estate->datums[dno];
+			if (datum->dtype == PLN_DTYPE_RECFIELD)
+				datum = cs->estate->datums[((PlnRecField *) datum)->recparentno];
+			if ((datum->dtype == PLN_DTYPE_VAR || datum->dtype == PLN_DTYPE_REC) &&
+				((PlnVariable *) datum)->isconst)
+				warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_ERROR_IN_ASSIGNMENT,
+					 psprintf("variable \"%s\" is declared CONSTANT",
+							  ((PlnVariable *) datum)->refname),
+					 NULL, NULL);
+			mark_dno(cs, dno, cs->written);
+		}
+		else
+			warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_SYNTAX_ERROR,
+				 argnames && argnames[i] && argnames[i][0] ?
+				 psprintf("procedure parameter \"%s\" is an output parameter but corresponding argument is not writable",
+						  argnames[i]) :
+				 psprintf("procedure parameter %d is an output parameter but corresponding argument is not writable",
+						  i + 1),
+				 NULL, NULL);
+	}
+}
+
+/*
+ * What the analysed statement shows that its run would fail on: a
+ * data-modifying statement in a function that is not VOLATILE (SPI runs
+ * it read-only), sequence functions on other relations, CALL's output
+ * arguments.
+ */
+static void
+check_analysed(CheckState *cs, PlnStmt *stmt, CachedPlanSource *ps)
+{
+	ListCell   *lc;
+
+	if (stmt == NULL)
+		return;
+	if (cs->func->fn_readonly && ps->raw_parse_tree != NULL)
+	{
+		Node	   *raw = ps->raw_parse_tree->stmt;
+		const char *what = NULL;
+
+		if (IsA(raw, InsertStmt))
+			what = "INSERT";
+		else if (IsA(raw, UpdateStmt))
+			what = "UPDATE";
+		else if (IsA(raw, DeleteStmt))
+			what = "DELETE";
+		else if (IsA(raw, MergeStmt))
+			what = "MERGE";
+		if (what != NULL)
+			warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_FEATURE_NOT_SUPPORTED,
+				 psprintf("%s is not allowed in a non volatile function", what),
+				 NULL, NULL);
+	}
+	cs->cur_stmt = stmt;
+	foreach(lc, ps->query_list)
+	{
+		Query	   *q = lfirst_node(Query, lc);
+
+		if (q->commandType == CMD_UTILITY && q->utilityStmt != NULL &&
+			IsA(q->utilityStmt, CallStmt))
+			check_call_arguments(cs, stmt, (CallStmt *) q->utilityStmt);
+		else
+			(void) check_sequence_calls((Node *) q, cs);
+	}
+}
+
+/*
  * Parse and analyse an expression or SQL statement as its first execution
  * would, in a subtransaction of its own.  Returns the shape of its result
  * (a copy), or NULL if it has none or could not be analysed; then an
@@ -323,6 +469,7 @@ check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 			CachedPlanSource *ps = (CachedPlanSource *) linitial(sources);
 
 			MemoryContextSwitchTo(oldcontext);
+			check_analysed(cs, stmt, ps);
 			if (ps->resultDesc != NULL)
 				result = CreateTupleDescCopy(ps->resultDesc);
 			if (firstexpr && list_length(ps->query_list) == 1)
@@ -485,6 +632,9 @@ check_target(CheckState *cs, PlnStmt *stmt, PlnVariable *target,
 		PlnRow	   *row = (PlnRow *) target;
 		int			ncols = live_columns(tupdesc);
 		int			i;
+
+		for (i = 0; i < row->nfields; i++)
+			check_recfield_target(cs, stmt, row->varnos[i]);
 
 		if (ncols != row->nfields &&
 			check_strict_multi_assignment(cs, stmt, ncols, row->nfields))
@@ -1191,6 +1341,89 @@ apply_pragmas(CheckState *cs, PlnStmt *stmt, List *strings)
 	}
 }
 
+/* The row type of a record variable, if known now (a copy), or NULL */
+static TupleDesc
+record_desc(CheckState *cs, PlnRec *rec)
+{
+	if (rec->erh != NULL)
+		return CreateTupleDescCopy(expanded_record_get_tupdesc(rec->erh));
+	if (rec->rectypeid != RECORDOID)
+		return lookup_rowtype_tupdesc_copy(rec->rectypeid, -1);
+	return NULL;
+}
+
+/*
+ * A field of a record as a target (INTO r.f, GET DIAGNOSTICS r.f = ...):
+ * the record must have that field, if its shape is known.
+ */
+static void
+check_recfield_target(CheckState *cs, PlnStmt *stmt, int dno)
+{
+	PlnRecField *field;
+	PlnRec	   *rec;
+	TupleDesc	desc;
+	int			i;
+
+	if (dno < 0 || dno >= cs->func->ndatums ||
+		cs->estate->datums[dno]->dtype != PLN_DTYPE_RECFIELD)
+		return;
+	field = (PlnRecField *) cs->estate->datums[dno];
+	rec = (PlnRec *) cs->estate->datums[field->recparentno];
+	desc = record_desc(cs, rec);
+	if (desc == NULL)
+		return;
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (!att->attisdropped && strcmp(NameStr(att->attname), field->fieldname) == 0)
+			return;
+	}
+	warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_UNDEFINED_COLUMN,
+		 psprintf("record \"%s\" has no field \"%s\"", rec->refname, field->fieldname),
+		 NULL, NULL);
+}
+
+/*
+ * r := expression, r a record: r takes the row type of a composite value
+ * (a function with OUT parameters, an array element, a ROW(...)), so that
+ * later uses of its fields are checked.
+ */
+static void
+assign_record_shape(CheckState *cs, PlnRec *rec, Node *value)
+{
+	TupleDesc	desc = NULL;
+	Oid			typid;
+
+	if (value == NULL || rec->rectypeid != RECORDOID)
+		return;
+	typid = exprType(value);
+	if (typid == RECORDOID)
+	{
+		MemoryContext oldcontext = CurrentMemoryContext;
+
+		PG_TRY();
+		{
+			desc = get_expr_result_tupdesc(value, true);
+		}
+		PG_CATCH();
+		{
+			MemoryContextSwitchTo(oldcontext);
+			FlushErrorState();
+			desc = NULL;
+		}
+		PG_END_TRY();
+		if (desc != NULL)
+			desc = CreateTupleDescCopy(desc);
+	}
+	else if (type_is_rowtype(typid))
+		desc = lookup_rowtype_tupdesc_copy(typid, exprTypmod(value));
+	if (desc == NULL)
+		return;
+	BlessTupleDesc(desc);
+	pln_rec_set_empty(cs->estate, rec, desc);
+}
+
 /* The checks of a statement's own SQL and targets, before its bodies */
 static void
 check_stmt_own(CheckState *cs, PlnStmt *stmt)
@@ -1212,6 +1445,8 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				(void) mark_reads((Node *) cs->last_query, cs);
 				check_growing_text(cs, assign, first);
 				check_assign_cast(cs, stmt, first, var_type(cs, assign->varno));
+				if (cs->estate->datums[assign->varno]->dtype == PLN_DTYPE_REC)
+					assign_record_shape(cs, (PlnRec *) cs->estate->datums[assign->varno], first);
 				mark_dno(cs, assign->varno, cs->written);
 				cs->sanitized[assign->varno] = is_sanitized_value(first);
 				break;
@@ -1300,6 +1535,11 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 
 				desc = check_expr(cs, stmt, sql->sqlstmt, NULL);
 				check_query_in_query_loop(cs, stmt, sql->sqlstmt);
+				if (desc != NULL && !sql->into && !sql->is_call)
+					warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_SYNTAX_ERROR,
+						 pstrdup("query has no destination for result data"),
+						 NULL,
+						 pstrdup("If you want to discard the results of a SELECT, use PERFORM instead."));
 				if (sql->into)
 					check_target(cs, stmt, sql->target, desc);
 				break;
@@ -1316,8 +1556,17 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				break;
 			}
 		case PLN_STMT_GETDIAG:
+			if (((PlnStmtGetDiag *) stmt)->is_stacked && cs->handler_depth == 0)
+				warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_STACKED_DIAGNOSTICS_ACCESSED_WITHOUT_ACTIVE_HANDLER,
+					 pstrdup("GET STACKED DIAGNOSTICS cannot be used outside an exception handler"),
+					 NULL, NULL);
 			foreach(lc, ((PlnStmtGetDiag *) stmt)->diag_items)
-				mark_dno(cs, ((PlnDiagItem *) lfirst(lc))->target, cs->written);
+			{
+				int			target = ((PlnDiagItem *) lfirst(lc))->target;
+
+				check_recfield_target(cs, stmt, target);
+				mark_dno(cs, target, cs->written);
+			}
 			break;
 		case PLN_STMT_DYNEXECUTE:
 			{
@@ -1344,6 +1593,13 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 
 				mark_dno(cs, open->curvar, cs->read);
 				mark_dno(cs, open->curvar, cs->written);
+				/* an unbound cursor gets the portal name: it is assigned */
+				if (cursor_query(cs, open->curvar) == NULL &&
+					((PlnVariable *) cs->estate->datums[open->curvar])->isconst)
+					warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_ERROR_IN_ASSIGNMENT,
+						 psprintf("variable \"%s\" is declared CONSTANT",
+								  ((PlnVariable *) cs->estate->datums[open->curvar])->refname),
+						 NULL, NULL);
 				(void) check_expr(cs, stmt, open->argquery, NULL);
 				(void) check_expr(cs, stmt, open->query, NULL);
 				if (open->query == NULL && open->dynquery == NULL)
@@ -1404,6 +1660,16 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 			}
 		case PLN_STMT_COMMIT:
 		case PLN_STMT_ROLLBACK:
+			/* as the statement's run would fail */
+			if (cs->func->fn_prokind != PROKIND_PROCEDURE && cs->func->fn_oid != InvalidOid)
+				warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_TRANSACTION_TERMINATION,
+					 pstrdup("invalid transaction termination"), NULL, NULL);
+			else if (cs->subxact_depth > 0)
+				warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_TRANSACTION_TERMINATION,
+					 pstrdup(stmt->cmd_type == PLN_STMT_COMMIT ?
+							 "cannot commit while a subtransaction is active" :
+							 "cannot roll back while a subtransaction is active"),
+					 NULL, NULL);
 			break;
 	}
 }
@@ -1708,7 +1974,27 @@ check_stmts(CheckState *cs, List *stmts)
 		if (stmt->cmd_type == PLN_STMT_FORS)
 			cs->query_loops = lappend(cs->query_loops, stmt);
 		foreach(b, pln_stmt_nested_bodies(stmt))
-			check_stmts(cs, (List *) lfirst(b));
+		{
+			List	   *body = (List *) lfirst(b);
+			bool		handled = false;
+			bool		handler = false;
+
+			/*
+			 * A block with handlers runs its body in a subtransaction and
+			 * its handlers outside it, where the error is active.
+			 */
+			if (stmt->cmd_type == PLN_STMT_BLOCK &&
+				((PlnStmtBlock *) stmt)->exceptions != NULL)
+			{
+				handled = (body == ((PlnStmtBlock *) stmt)->body);
+				handler = !handled;
+			}
+			cs->subxact_depth += handled;
+			cs->handler_depth += handler;
+			check_stmts(cs, body);
+			cs->subxact_depth -= handled;
+			cs->handler_depth -= handler;
+		}
 		if (stmt->cmd_type == PLN_STMT_FORS)
 			cs->query_loops = list_delete_last(cs->query_loops);
 		if (is_loop(stmt))

@@ -250,7 +250,7 @@ $$;
 SELECT * FROM plnimble_check_function('chk_trigger()', 'chk_t');
 
 -- EXECUTE of a constant string (performance), and of a string built from
--- a text parameter without quoting (security, with other_warnings); the
+-- a text parameter without quoting (security_warnings); the
 -- quoted forms get no finding
 CREATE FUNCTION chk_dynamic(tab text) RETURNS bigint LANGUAGE plnimble AS $$
 DECLARE
@@ -263,8 +263,8 @@ BEGIN
     RETURN n;
 END
 $$;
-SELECT * FROM plnimble_check_function('chk_dynamic(text)', performance_warnings := true);
-SELECT * FROM plnimble_check_function('chk_dynamic(text)', other_warnings := false);
+SELECT * FROM plnimble_check_function('chk_dynamic(text)', performance_warnings := true, security_warnings := true);
+SELECT * FROM plnimble_check_function('chk_dynamic(text)', security_warnings := false);
 
 -- a variable assigned but never read; reading it in its own assignment
 -- counts as reading

@@ -95,6 +95,10 @@ static void check_stmts(CheckState *cs, List *stmts);
 static bool is_in_param(PlnFunction *func, int dno);
 static void check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query);
 static Node *strip_implicit(Node *node);
+static TupleDesc record_desc(CheckState *cs, PlnRec *rec);
+static TupleDesc composite_value_desc(Node *value);
+static void check_composite_result(CheckState *cs, PlnStmt *stmt, TupleDesc got,
+								   bool retset, bool variable);
 static void check_recfield_target(CheckState *cs, PlnStmt *stmt, int dno);
 static void warn(CheckState *cs, PlnStmt *stmt, PlnCheckLevel level, int sqlerrcode,
 				 char *message, char *detail, char *hint);
@@ -613,6 +617,57 @@ check_strict_multi_assignment(CheckState *cs, PlnStmt *stmt, int ncols,
 }
 
 /*
+ * A query's columns stored into a record of declared row type, field by
+ * field: a composite column cannot go into a scalar field, and a count
+ * that differs leaves fields NULL or drops columns.
+ */
+static void
+check_composite_target(CheckState *cs, PlnStmt *stmt, PlnRec *rec,
+					   TupleDesc tupdesc)
+{
+	TupleDesc	decl = lookup_rowtype_tupdesc_noerror(rec->rectypeid, -1, true);
+	int			i,
+				j;
+	int			ncols,
+				nfields;
+
+	if (decl == NULL)
+		return;
+	ncols = live_columns(tupdesc);
+	nfields = live_columns(decl);
+	for (i = 0, j = 0; i < tupdesc->natts && j < decl->natts; i++, j++)
+	{
+		Form_pg_attribute src,
+					dst;
+
+		while (i < tupdesc->natts && TupleDescAttr(tupdesc, i)->attisdropped)
+			i++;
+		while (j < decl->natts && TupleDescAttr(decl, j)->attisdropped)
+			j++;
+		if (i >= tupdesc->natts || j >= decl->natts)
+			break;
+		src = TupleDescAttr(tupdesc, i);
+		dst = TupleDescAttr(decl, j);
+		if (type_is_rowtype(src->atttypid) && !type_is_rowtype(dst->atttypid))
+		{
+			warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_DATATYPE_MISMATCH,
+				 psprintf("cannot cast composite value of \"%s\" type to a scalar value of \"%s\" type",
+						  format_type_be(src->atttypid), format_type_be(dst->atttypid)),
+				 NULL, NULL);
+			break;
+		}
+	}
+	ReleaseTupleDesc(decl);
+	if (ncols != nfields &&
+		!(pln_extra_errors & PLN_XCHECK_STRICTMULTIASSIGNMENT) &&
+		!(pln_extra_warnings & PLN_XCHECK_STRICTMULTIASSIGNMENT))
+		warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_SUCCESSFUL_COMPLETION,
+			 pstrdup(ncols < nfields ? "too few attributes for composite variable" :
+					 "too many attributes for composite variable"),
+			 NULL, NULL);
+}
+
+/*
  * A query's result stored in an INTO target, a loop's row or a record:
  * a row must have as many variables as the result has columns; a record
  * takes the result's shape, so that later statements see its fields.
@@ -663,6 +718,15 @@ check_target(CheckState *cs, PlnStmt *stmt, PlnVariable *target,
 					continue;
 				dst = row->varnos[col] >= 0 ? var_type(cs, row->varnos[col]) : InvalidOid;
 				col++;
+				if (OidIsValid(dst) && type_is_rowtype(att->atttypid) &&
+					!type_is_rowtype(dst))
+				{
+					warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_DATATYPE_MISMATCH,
+						 psprintf("cannot cast composite value of \"%s\" type to a scalar value of \"%s\" type",
+								  format_type_be(att->atttypid), format_type_be(dst)),
+						 NULL, NULL);
+					continue;
+				}
 				if (!OidIsValid(dst) || dst == att->atttypid ||
 					att->atttypid == UNKNOWNOID ||
 					find_coercion_pathway(dst, att->atttypid, COERCION_IMPLICIT,
@@ -688,8 +752,11 @@ check_target(CheckState *cs, PlnStmt *stmt, PlnVariable *target,
 			BlessTupleDesc(blessed);
 			pln_rec_set_empty(cs->estate, rec, blessed);
 		}
-		else if (pln_extra_errors & PLN_XCHECK_STRICTMULTIASSIGNMENT ||
-				 pln_extra_warnings & PLN_XCHECK_STRICTMULTIASSIGNMENT)
+		else
+			check_composite_target(cs, stmt, rec, tupdesc);
+		if (rec->rectypeid != RECORDOID &&
+			(pln_extra_errors & PLN_XCHECK_STRICTMULTIASSIGNMENT ||
+			 pln_extra_warnings & PLN_XCHECK_STRICTMULTIASSIGNMENT))
 		{
 			/* a declared row type takes the columns field by field */
 			TupleDesc	decl = lookup_rowtype_tupdesc_noerror(rec->rectypeid,
@@ -732,7 +799,8 @@ function_result_desc(CheckState *cs)
 		return NULL;
 	desc = build_function_result_tupdesc_t(tup);
 	ReleaseSysCache(tup);
-	if (desc == NULL && cs->func->fn_rettype != RECORDOID)
+	if (desc == NULL && cs->func->fn_rettype != RECORDOID &&
+		type_is_rowtype(cs->func->fn_rettype))
 		desc = lookup_rowtype_tupdesc_copy(cs->func->fn_rettype, -1);
 	return desc;
 }
@@ -795,6 +863,9 @@ check_scalar_result(CheckState *cs, PlnStmt *stmt, PlnExpr *expr,
 	TupleDesc	desc;
 
 	desc = check_expr(cs, stmt, expr, &first);
+	if (desc != NULL && desc->natts == 1 && first != NULL &&
+		cs->func->fn_retistuple)
+		check_composite_result(cs, stmt, composite_value_desc(first), retset, false);
 	if (desc == NULL || !returns_scalar(cs, retset))
 		return;
 	if (desc->natts != 1)
@@ -804,6 +875,118 @@ check_scalar_result(CheckState *cs, PlnStmt *stmt, PlnExpr *expr,
 		return;
 	}
 	check_assign_cast(cs, stmt, first, cs->func->fn_rettype);
+}
+
+/* The row type of a composite value, if it can be known now, or NULL */
+static TupleDesc
+composite_value_desc(Node *value)
+{
+	Oid			typid;
+	TupleDesc	desc = NULL;
+	MemoryContext oldcontext = CurrentMemoryContext;
+
+	if (value == NULL)
+		return NULL;
+	typid = exprType(value);
+	if (typid == RECORDOID)
+	{
+		PG_TRY();
+		{
+			desc = get_expr_result_tupdesc(value, true);
+		}
+		PG_CATCH();
+		{
+			MemoryContextSwitchTo(oldcontext);
+			FlushErrorState();
+			desc = NULL;
+		}
+		PG_END_TRY();
+		return desc ? CreateTupleDescCopy(desc) : NULL;
+	}
+	if (type_is_rowtype(typid))
+		return lookup_rowtype_tupdesc_copy(typid, exprTypmod(value));
+	return NULL;
+}
+
+/* The row type of a record or row variable, if known now, or NULL */
+static TupleDesc
+variable_row_desc(CheckState *cs, int dno)
+{
+	PlnDatum   *datum = cs->estate->datums[dno];
+
+	if (datum->dtype == PLN_DTYPE_REC)
+		return record_desc(cs, (PlnRec *) datum);
+	if (datum->dtype == PLN_DTYPE_ROW)
+	{
+		PlnRow	   *row = (PlnRow *) datum;
+		TupleDesc	desc = CreateTemplateTupleDesc(row->nfields);
+		int			i;
+
+		for (i = 0; i < row->nfields; i++)
+		{
+			Oid			t = row->varnos[i] >= 0 ? var_type(cs, row->varnos[i]) : InvalidOid;
+
+			if (!OidIsValid(t))
+				return NULL;
+			TupleDescInitEntry(desc, i + 1, row->fieldnames[i], t, -1, 0);
+		}
+		return desc;
+	}
+	return NULL;
+}
+
+/*
+ * RETURN (retset false) or RETURN NEXT (true) of a composite value in a
+ * function returning rows: its columns must be the result's, in number
+ * and type, as the conversion at run time requires.
+ */
+static void
+check_composite_result(CheckState *cs, PlnStmt *stmt, TupleDesc got,
+					   bool retset, bool variable)
+{
+	TupleDesc	want;
+	int			i,
+				j;
+	int			ngot,
+				nwant;
+	const char *msg = retset && variable ?
+		"wrong record type supplied in RETURN NEXT" :
+		"returned record type does not match expected record type";
+
+	if (got == NULL || cs->func->fn_retset != retset || cs->func->fn_is_trigger ||
+		!cs->func->fn_retistuple || (want = function_result_desc(cs)) == NULL)
+		return;
+	ngot = live_columns(got);
+	nwant = live_columns(want);
+	if (ngot != nwant)
+	{
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_DATATYPE_MISMATCH, pstrdup(msg),
+			 psprintf("Number of returned columns (%d) does not match expected column count (%d).",
+					  ngot, nwant), NULL);
+		return;
+	}
+	for (i = 0, j = 0; i < got->natts && j < want->natts; i++, j++)
+	{
+		Form_pg_attribute g,
+					w;
+
+		while (i < got->natts && TupleDescAttr(got, i)->attisdropped)
+			i++;
+		while (j < want->natts && TupleDescAttr(want, j)->attisdropped)
+			j++;
+		if (i >= got->natts || j >= want->natts)
+			break;
+		g = TupleDescAttr(got, i);
+		w = TupleDescAttr(want, j);
+		if (g->atttypid != w->atttypid && g->atttypid != UNKNOWNOID)
+		{
+			warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_DATATYPE_MISMATCH, pstrdup(msg),
+				 psprintf("Returned type %s does not match expected type %s in column %d.",
+						  format_type_be(g->atttypid), format_type_be(w->atttypid),
+						  j + 1), NULL);
+			return;
+		}
+	}
 }
 
 /* RETURN expr of a function returning one value */
@@ -817,6 +1000,9 @@ check_return_value(CheckState *cs, PlnStmtReturn *ret)
 			check_assign_cast_type(cs, (PlnStmt *) ret,
 								   var_type(cs, ret->retvarno),
 								   cs->func->fn_rettype);
+		else
+			check_composite_result(cs, (PlnStmt *) ret,
+								   variable_row_desc(cs, ret->retvarno), false, true);
 		return;
 	}
 	check_scalar_result(cs, (PlnStmt *) ret, ret->expr, false);
@@ -1635,6 +1821,9 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 						check_assign_cast_type(cs, stmt,
 											   var_type(cs, next->retvarno),
 											   cs->func->fn_rettype);
+					else
+						check_composite_result(cs, stmt,
+											   variable_row_desc(cs, next->retvarno), true, true);
 				}
 				check_scalar_result(cs, stmt, next->expr, true);
 				break;
@@ -2161,8 +2350,6 @@ check_missing_return(CheckState *cs)
 	else
 		(void) add_finding(cs, NULL, PLN_CHECK_ERROR,
 						   ERRCODE_S_R_E_FUNCTION_EXECUTED_NO_RETURN_STATEMENT,
-						   func->fn_is_trigger ?
-						   "control reached end of trigger procedure without RETURN" :
 						   "control reached end of function without RETURN");
 }
 

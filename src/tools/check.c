@@ -93,7 +93,11 @@ typedef struct CheckState
 
 static void check_stmts(CheckState *cs, List *stmts);
 static bool is_in_param(PlnFunction *func, int dno);
-static void check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query);
+static Node *check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query);
+static TupleDesc check_dynamic_query(CheckState *cs, PlnStmt *stmt, PlnExpr *query,
+									 List *params, bool into, bool *known);
+static void warn_unknown_dynamic_record(CheckState *cs, PlnStmt *stmt, PlnVariable *target);
+static void check_analysed(CheckState *cs, PlnStmt *stmt, CachedPlanSource *ps);
 static Node *strip_implicit(Node *node);
 static TupleDesc record_desc(CheckState *cs, PlnRec *rec);
 static TupleDesc composite_value_desc(Node *value);
@@ -1324,15 +1328,6 @@ cursor_query(CheckState *cs, int curvar)
 	return ((PlnVar *) datum)->cursor_explicit_expr;
 }
 
-static void
-check_expr_list(CheckState *cs, PlnStmt *stmt, List *exprs)
-{
-	ListCell   *lc;
-
-	foreach(lc, exprs)
-		(void) check_expr(cs, stmt, (PlnExpr *) lfirst(lc), NULL);
-}
-
 /* ----------
  * Pragmas (check_pragma.c parses them)
  * ----------
@@ -1758,19 +1753,29 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 			{
 				PlnStmtDynExecute *dyn = (PlnStmtDynExecute *) stmt;
 
-				check_dynamic_string(cs, stmt, dyn->query);
-				check_expr_list(cs, stmt, dyn->params);
+				bool		known;
+
+				desc = check_dynamic_query(cs, stmt, dyn->query, dyn->params,
+										   dyn->into, &known);
 				if (dyn->into)
-					check_target(cs, stmt, dyn->target, NULL);
+				{
+					check_target(cs, stmt, dyn->target, desc);
+					if (!known)
+						warn_unknown_dynamic_record(cs, stmt, dyn->target);
+				}
 				break;
 			}
 		case PLN_STMT_DYNFORS:
 			{
 				PlnStmtDynForS *dyn = (PlnStmtDynForS *) stmt;
 
-				check_dynamic_string(cs, stmt, dyn->query);
-				check_expr_list(cs, stmt, dyn->params);
-				check_target(cs, stmt, dyn->var, NULL);
+				bool		known;
+
+				desc = check_dynamic_query(cs, stmt, dyn->query, dyn->params,
+										   false, &known);
+				check_target(cs, stmt, dyn->var, desc);
+				if (!known)
+					warn_unknown_dynamic_record(cs, stmt, dyn->var);
 				break;
 			}
 		case PLN_STMT_OPEN:
@@ -1790,8 +1795,13 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				(void) check_expr(cs, stmt, open->query, NULL);
 				if (open->query == NULL && open->dynquery == NULL)
 					(void) check_expr(cs, stmt, cursor_query(cs, open->curvar), NULL);
-				check_dynamic_string(cs, stmt, open->dynquery);
-				check_expr_list(cs, stmt, open->params);
+				if (open->dynquery != NULL)
+				{
+					bool		known;
+
+					(void) check_dynamic_query(cs, stmt, open->dynquery,
+											   open->params, false, &known);
+				}
 				break;
 			}
 		case PLN_STMT_FETCH:
@@ -1835,8 +1845,14 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				desc = check_expr(cs, stmt, rq->query, NULL);
 				if (rq->query != NULL)
 					check_result_shape(cs, stmt, desc);
-				check_dynamic_string(cs, stmt, rq->dynquery);
-				check_expr_list(cs, stmt, rq->params);
+				if (rq->dynquery != NULL)
+				{
+					bool		known;
+
+					desc = check_dynamic_query(cs, stmt, rq->dynquery,
+											   rq->params, false, &known);
+					check_result_shape(cs, stmt, desc);
+				}
 				break;
 			}
 		case PLN_STMT_FOREACH_A:
@@ -2019,15 +2035,18 @@ concatenates_raw_param(CheckState *cs, Node *node)
 	return false;
 }
 
-/* EXECUTE's string: a constant, or built from an unquoted text parameter */
-static void
+/*
+ * EXECUTE's string: a constant, or built from an unquoted text parameter.
+ * Returns its analysed expression, or NULL.
+ */
+static Node *
 check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query)
 {
 	Node	   *first;
 
 	(void) check_expr(cs, stmt, query, &first);
 	if (first == NULL)
-		return;
+		return NULL;
 	if (!has_params(first, NULL))
 		warn(cs, stmt, PLN_CHECK_PERFORMANCE, ERRCODE_SUCCESSFUL_COMPLETION,
 			 pstrdup("the EXECUTE string is a constant"),
@@ -2038,6 +2057,231 @@ check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query)
 			 pstrdup("text type variable is not sanitized"),
 			 pstrdup("The EXECUTE expression is SQL injection vulnerable."),
 			 pstrdup("Use quote_ident, quote_literal or format function to secure variable."));
+	return first;
+}
+
+/* The text of a constant string expression, or NULL */
+static char *
+const_string(Node *node)
+{
+	Const	   *c;
+
+	node = strip_implicit(node);
+	if (node == NULL || !IsA(node, Const) || ((Const *) node)->constisnull)
+		return NULL;
+	c = (Const *) node;
+	if (c->consttype == UNKNOWNOID)
+		return pstrdup(DatumGetCString(c->constvalue));
+	if (c->consttype == TEXTOID || c->consttype == VARCHAROID ||
+		c->consttype == BPCHAROID)
+		return TextDatumGetCString(c->constvalue);
+	return NULL;
+}
+
+/*
+ * The SQL an EXECUTE string stands for when it is known now: a constant,
+ * or format() of a constant with %I (as a quoted identifier "%I"), %L (as
+ * NULL, *literal set) and %s of constants.  NULL otherwise.
+ */
+static char *
+known_dynamic_sql(Node *node, bool *literal)
+{
+	FuncExpr   *fe;
+	char	   *fmt;
+	StringInfoData sql;
+	int			argno = 0;
+	const char *p;
+
+	*literal = false;
+	node = strip_implicit(node);
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Const))
+		return const_string(node);
+	if (!IsA(node, FuncExpr))
+		return NULL;
+	fe = (FuncExpr *) node;
+	if ((fe->funcid != F_FORMAT_TEXT_ANY && fe->funcid != F_FORMAT_TEXT) ||
+		fe->funcvariadic || (fmt = const_string(linitial(fe->args))) == NULL)
+		return NULL;
+	initStringInfo(&sql);
+	for (p = fmt; *p; p++)
+	{
+		int			n = 0;
+		const char *save;
+
+		if (*p != '%')
+		{
+			appendStringInfoChar(&sql, *p);
+			continue;
+		}
+		p++;
+		if (*p == '%')
+		{
+			appendStringInfoChar(&sql, '%');
+			continue;
+		}
+		save = p;
+		while (isdigit((unsigned char) *p))
+			n = n * 10 + (*p++ - '0');
+		if (*p == '$')
+		{
+			argno = n - 1;
+			p++;
+		}
+		else
+			p = save;
+		while (*p == '-' || isdigit((unsigned char) *p))
+			p++;
+		if (*p == 'I')
+			appendStringInfoString(&sql, "\"%I\"");
+		else if (*p == 'L')
+		{
+			appendStringInfoString(&sql, "NULL");
+			*literal = true;
+		}
+		else if (*p == 's' && argno + 1 < list_length(fe->args) &&
+				 const_string(list_nth(fe->args, argno + 1)) != NULL)
+			appendStringInfoString(&sql, const_string(list_nth(fe->args, argno + 1)));
+		else
+			return NULL;
+		argno++;
+	}
+	return sql.data;
+}
+
+/* Does the SQL refer to a parameter ($1, ...)? */
+static bool
+mentions_params(const char *sql)
+{
+	for (; *sql; sql++)
+		if (*sql == '$' && isdigit((unsigned char) sql[1]))
+			return true;
+	return false;
+}
+
+/*
+ * EXECUTE (and FOR ... IN EXECUTE, RETURN QUERY EXECUTE, OPEN ... FOR
+ * EXECUTE): the string's expression and the USING values; when the string
+ * is known now (known_dynamic_sql), it is analysed as its run would
+ * analyse it, with the USING values' types.  Returns the shape of its
+ * result (NULL if unknown or none); *known tells whether it was known.
+ */
+static TupleDesc
+check_dynamic_query(CheckState *cs, PlnStmt *stmt, PlnExpr *query,
+					List *params, bool into, bool *known)
+{
+	MemoryContext oldcontext = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	Node	   *first = check_dynamic_string(cs, stmt, query);
+	int			nparams = list_length(params);
+	Oid		   *argtypes = palloc0(sizeof(Oid) * Max(nparams, 1));
+	TupleDesc volatile result = NULL;
+	char	   *sql;
+	bool		literal;
+	bool		from_format;
+	ListCell   *lc;
+
+	*known = false;
+	foreach(lc, params)
+	{
+		Node	   *pfirst;
+		TupleDesc	pdesc = check_expr(cs, stmt, (PlnExpr *) lfirst(lc), &pfirst);
+
+		if (pfirst != NULL)
+			argtypes[foreach_current_index(lc)] = exprType(pfirst);
+		else if (pdesc != NULL && pdesc->natts == 1)
+			argtypes[foreach_current_index(lc)] = TupleDescAttr(pdesc, 0)->atttypid;
+		else
+			return NULL;		/* cannot tell */
+	}
+	if (first == NULL || cs->stop || (sql = known_dynamic_sql(first, &literal)) == NULL)
+		return NULL;
+	from_format = !IsA(strip_implicit(first), Const);
+	*known = true;
+
+	if (nparams > 0 && !mentions_params(sql))
+		warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_SUCCESSFUL_COMPLETION,
+			 pstrdup("values passed to EXECUTE statement by USING clause was not used"),
+			 NULL, NULL);
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcontext);
+	PG_TRY();
+	{
+		SPIPlanPtr	plan = SPI_prepare(sql, nparams, argtypes);
+		bool		returns = false;
+
+		if (plan == NULL)
+			elog(ERROR, "SPI_prepare failed for \"%s\": %s",
+				 sql, SPI_result_code_string(SPI_result));
+		foreach(lc, SPI_plan_get_plan_sources(plan))
+		{
+			CachedPlanSource *ps = (CachedPlanSource *) lfirst(lc);
+
+			if (ps->resultDesc != NULL)
+			{
+				MemoryContextSwitchTo(oldcontext);
+				result = CreateTupleDescCopy(ps->resultDesc);
+				returns = true;
+			}
+			check_analysed(cs, stmt, ps);
+		}
+		SPI_freeplan(plan);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+		if (into && !returns)
+			warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INTERNAL_ERROR,
+				 pstrdup("expression does not return data"), NULL, NULL);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcontext);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+		result = NULL;
+
+		/*
+		 * From format(), the placeholders stand in for what is known at
+		 * run time only: only a syntax error is the string's own, and not
+		 * even that where a %L literal could hold anything.
+		 */
+		if (!from_format ||
+			(edata->sqlerrcode == ERRCODE_SYNTAX_ERROR && !literal))
+		{
+			if (edata->internalquery == NULL)
+			{
+				edata->internalquery = sql;
+				edata->internalpos = edata->cursorpos;
+			}
+			add_error_finding(cs, stmt, edata);
+		}
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
+	return result;
+}
+
+/*
+ * A record filled by dynamic SQL that is not known now: its fields cannot
+ * be checked (a warning, as plpgsql_check gives).
+ */
+static void
+warn_unknown_dynamic_record(CheckState *cs, PlnStmt *stmt, PlnVariable *target)
+{
+	if (target == NULL || target->dtype != PLN_DTYPE_REC ||
+		((PlnRec *) target)->rectypeid != RECORDOID)
+		return;
+	warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_SUCCESSFUL_COMPLETION,
+		 pstrdup("cannot determinate a result of dynamic SQL"),
+		 pstrdup("There is a risk of related false alarms."),
+		 pstrdup("Don't use dynamic SQL and record type together, when you would check function."));
 }
 
 /* The statements of a list (at any depth) that need a savepoint */

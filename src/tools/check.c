@@ -79,6 +79,8 @@ typedef struct CheckState
 	bool	   *read;			/* by dno: read somewhere */
 	bool	   *written;		/* by dno: assigned somewhere */
 	bool	   *sanitized;		/* by dno: last assigned a quoted value */
+	TupleDesc  *opened;			/* by dno: the result shape of the query
+								 * an unbound cursor was last opened for */
 	List	   *scope;			/* visible PlnVariables, innermost last */
 	char	  **why;			/* savepoint reasons, or NULL */
 	Query	   *last_query;		/* of the last check_expr with firstexpr */
@@ -99,6 +101,8 @@ static TupleDesc check_dynamic_query(CheckState *cs, PlnStmt *stmt, PlnExpr *que
 static void warn_unknown_dynamic_record(CheckState *cs, PlnStmt *stmt, PlnVariable *target);
 static void check_analysed(CheckState *cs, PlnStmt *stmt, CachedPlanSource *ps);
 static Node *strip_implicit(Node *node);
+static char *const_string(Node *node);
+static void check_format_call(CheckState *cs, FuncExpr *fe);
 static TupleDesc record_desc(CheckState *cs, PlnRec *rec);
 static TupleDesc composite_value_desc(Node *value);
 static void check_composite_result(CheckState *cs, PlnStmt *stmt, TupleDesc got,
@@ -292,6 +296,86 @@ unknown_record_was_assigned(CheckState *cs, PlnExpr *expr)
 }
 
 /*
+ * format() with a constant format string: the arguments it takes must be
+ * there, its type specifiers known (else the call fails), and an argument
+ * it never takes is likely a mistake (a warning).
+ */
+static void
+check_format_call(CheckState *cs, FuncExpr *fe)
+{
+	char	   *fmt;
+	const char *p;
+	int			nargs = list_length(fe->args) - 1;
+	int			argno = 0;		/* next argument, from 0 */
+	int			used = 0;		/* highest argument taken, from 1 */
+
+	if (fe->funcvariadic || (fmt = const_string(linitial(fe->args))) == NULL)
+		return;
+	for (p = fmt; *p; p++)
+	{
+		int			n = 0;
+		const char *save;
+
+		if (*p != '%')
+			continue;
+		p++;
+		if (*p == '%')
+			continue;
+		save = p;
+		while (isdigit((unsigned char) *p))
+			n = n * 10 + (*p++ - '0');
+		if (*p == '$' && n > 0)
+		{
+			argno = n - 1;
+			p++;
+		}
+		else
+			p = save;
+		/* flags, and a width that may be taken from an argument */
+		while (*p == '-')
+			p++;
+		if (*p == '*')
+		{
+			p++;
+			n = 0;
+			save = p;
+			while (isdigit((unsigned char) *p))
+				n = n * 10 + (*p++ - '0');
+			if (*p == '$' && n > 0)
+			{
+				used = Max(used, n);
+				p++;
+			}
+			else
+			{
+				p = save;
+				argno++;
+				used = Max(used, argno);
+			}
+		}
+		while (isdigit((unsigned char) *p))
+			p++;
+		if (*p == '\0')
+			return;				/* "unterminated format() type specifier" */
+		if (*p != 's' && *p != 'I' && *p != 'L')
+		{
+			warn(cs, cs->cur_stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_PARAMETER_VALUE,
+				 psprintf("unrecognized format() type specifier \"%c\"", *p),
+				 NULL, NULL);
+			return;
+		}
+		argno++;
+		used = Max(used, argno);
+	}
+	if (used > nargs)
+		warn(cs, cs->cur_stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_PARAMETER_VALUE,
+			 pstrdup("too few arguments for format()"), NULL, NULL);
+	else if (used < nargs)
+		warn(cs, cs->cur_stmt, PLN_CHECK_WARNING, ERRCODE_SUCCESSFUL_COMPLETION,
+			 pstrdup("unused parameters of function \"format\""), NULL, NULL);
+}
+
+/*
  * A nextval(), currval() or setval() of a relation that is not a sequence
  * fails at run time; a constant argument can be looked at now.
  */
@@ -323,6 +407,10 @@ check_sequence_calls(Node *node, CheckState *cs)
 			}
 		}
 	}
+	if (IsA(node, FuncExpr) &&
+		(((FuncExpr *) node)->funcid == F_FORMAT_TEXT_ANY ||
+		 ((FuncExpr *) node)->funcid == F_FORMAT_TEXT))
+		check_format_call(cs, (FuncExpr *) node);
 	if (IsA(node, Query))
 		return query_tree_walker((Query *) node, check_sequence_calls, (void *) cs, 0);
 	return expression_tree_walker(node, check_sequence_calls, (void *) cs);
@@ -1792,7 +1880,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 								  ((PlnVariable *) cs->estate->datums[open->curvar])->refname),
 						 NULL, NULL);
 				(void) check_expr(cs, stmt, open->argquery, NULL);
-				(void) check_expr(cs, stmt, open->query, NULL);
+				cs->opened[open->curvar] = check_expr(cs, stmt, open->query, NULL);
 				if (open->query == NULL && open->dynquery == NULL)
 					(void) check_expr(cs, stmt, cursor_query(cs, open->curvar), NULL);
 				if (open->dynquery != NULL)
@@ -1814,6 +1902,8 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				/* the target takes the shape of a bound cursor's query */
 				if (fetch->target != NULL && cursor_query(cs, fetch->curvar) != NULL)
 					desc = check_expr(cs, stmt, cursor_query(cs, fetch->curvar), NULL);
+				else if (fetch->target != NULL)
+					desc = cs->opened[fetch->curvar];
 				check_target(cs, stmt, fetch->target, desc);
 				break;
 			}
@@ -2653,6 +2743,7 @@ check_compiled(CheckState *cs, PlnFunction *func)
 		cs->read = palloc0(sizeof(bool) * func->ndatums);
 		cs->written = palloc0(sizeof(bool) * func->ndatums);
 		cs->sanitized = palloc0(sizeof(bool) * func->ndatums);
+		cs->opened = palloc0(sizeof(TupleDesc) * func->ndatums);
 		set_trigger_rows(cs);
 		if (func->fn_is_trigger && OidIsValid(cs->opts->relid))
 		{

@@ -43,6 +43,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "parser/parse_coerce.h"
 #include "parser/parse_type.h"
 #include "parser/parser.h"
@@ -87,6 +88,9 @@ typedef struct CheckState
 	int			loop_depth;		/* loops around the current statement */
 	List	   *query_loops;	/* enclosing FOR IN query loops */
 	PlnStmt    *cur_stmt;		/* for walkers that report */
+	char		needs_volatility;	/* PROVOLATILE_* the body needs, at
+									 * least: 'i' until something says
+									 * more */
 	int			subxact_depth;	/* bodies of blocks with handlers around */
 	int			handler_depth;	/* exception handlers around */
 	bool		disabled[PLN_PRAGMA_NWHAT];	/* by pragmas, to the end of the
@@ -375,6 +379,81 @@ check_format_call(CheckState *cs, FuncExpr *fe)
 			 pstrdup("unused parameters of function \"format\""), NULL, NULL);
 }
 
+/* ----------
+ * Volatility: what the body needs, against what the routine is marked
+ * ----------
+ */
+static void
+needs_at_least(CheckState *cs, char v)
+{
+	if (v == PROVOLATILE_VOLATILE ||
+		(v == PROVOLATILE_STABLE && cs->needs_volatility == PROVOLATILE_IMMUTABLE))
+		cs->needs_volatility = v;
+}
+
+/* Does the query read a table (a relation of any kind, at any depth)? */
+static bool
+reads_relation(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, RangeTblEntry))
+		return ((RangeTblEntry *) node)->rtekind == RTE_RELATION;
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, reads_relation, context,
+								 QTW_EXAMINE_RTES_BEFORE);
+	return expression_tree_walker(node, reads_relation, context);
+}
+
+/* The volatility an analysed statement needs */
+static void
+note_query_volatility(CheckState *cs, Query *q)
+{
+	if (q->commandType != CMD_SELECT || q->rowMarks != NIL ||
+		q->hasModifyingCTE || contain_volatile_functions((Node *) q))
+		needs_at_least(cs, PROVOLATILE_VOLATILE);
+	else if (contain_mutable_functions((Node *) q) ||
+			 reads_relation((Node *) q, NULL))
+		needs_at_least(cs, PROVOLATILE_STABLE);
+}
+
+/*
+ * performance_warnings: a routine marked VOLATILE whose body needs only
+ * STABLE or IMMUTABLE, or STABLE that could be IMMUTABLE (the planner
+ * could do more with it), as plpgsql_check reports it: not for a function
+ * with errors, nor for a VOLATILE one without arguments returning void
+ * (it is called for its effects).
+ */
+static void
+check_volatility(CheckState *cs)
+{
+	PlnFunction *func = cs->func;
+	char		marked;
+	ListCell   *lc;
+
+	if (!OidIsValid(func->fn_oid) || func->fn_is_trigger ||
+		func->fn_is_event_trigger || func->fn_prokind == PROKIND_PROCEDURE)
+		return;
+	foreach(lc, cs->findings)
+		if (((PlnCheckFinding *) lfirst(lc))->level == PLN_CHECK_ERROR)
+			return;
+	marked = func_volatile(func->fn_oid);
+	if (marked == PROVOLATILE_VOLATILE && func->fn_rettype == VOIDOID &&
+		func->fn_nargs == 0)
+		return;
+	if (marked == cs->needs_volatility ||
+		(marked == PROVOLATILE_IMMUTABLE) ||
+		(marked == PROVOLATILE_STABLE && cs->needs_volatility != PROVOLATILE_IMMUTABLE) ||
+		cs->needs_volatility == PROVOLATILE_VOLATILE)
+		return;
+	warn(cs, NULL, PLN_CHECK_PERFORMANCE, ERRCODE_SUCCESSFUL_COMPLETION,
+		 psprintf("routine is marked as %s, should be %s",
+				  marked == PROVOLATILE_VOLATILE ? "VOLATILE" : "STABLE",
+				  cs->needs_volatility == PROVOLATILE_STABLE ? "STABLE" : "IMMUTABLE"),
+		 NULL,
+		 pstrdup("When you fix this issue, please, recheck other functions that uses this function."));
+}
+
 /*
  * A nextval(), currval() or setval() of a relation that is not a sequence
  * fails at run time; a constant argument can be looked at now.
@@ -511,6 +590,7 @@ check_analysed(CheckState *cs, PlnStmt *stmt, CachedPlanSource *ps)
 	{
 		Query	   *q = lfirst_node(Query, lc);
 
+		note_query_volatility(cs, q);
 		if (q->commandType == CMD_UTILITY && q->utilityStmt != NULL &&
 			IsA(q->utilityStmt, CallStmt))
 			check_call_arguments(cs, stmt, (CallStmt *) q->utilityStmt);
@@ -1955,6 +2035,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 			}
 		case PLN_STMT_COMMIT:
 		case PLN_STMT_ROLLBACK:
+			needs_at_least(cs, PROVOLATILE_VOLATILE);
 			/* as the statement's run would fail */
 			if (cs->func->fn_prokind != PROKIND_PROCEDURE && cs->func->fn_oid != InvalidOid)
 				warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_TRANSACTION_TERMINATION,
@@ -2286,7 +2367,10 @@ check_dynamic_query(CheckState *cs, PlnStmt *stmt, PlnExpr *query,
 			return NULL;		/* cannot tell */
 	}
 	if (first == NULL || cs->stop || (sql = known_dynamic_sql(first, &literal)) == NULL)
+	{
+		needs_at_least(cs, PROVOLATILE_VOLATILE);	/* it could do anything */
 		return NULL;
+	}
 	from_format = !IsA(strip_implicit(first), Const);
 	*known = true;
 
@@ -2770,6 +2854,7 @@ check_compiled(CheckState *cs, PlnFunction *func)
 		if (!cs->stop)
 		{
 			check_missing_return(cs);
+			check_volatility(cs);
 			check_variables(cs);
 		}
 		pln_destroy_econtext(&estate);
@@ -2800,6 +2885,7 @@ pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 
 	memset(&cs, 0, sizeof(cs));
 	cs.opts = opts;
+	cs.needs_volatility = PROVOLATILE_IMMUTABLE;
 	cs.cxt = oldcontext;
 
 	if ((rc = SPI_connect()) != SPI_OK_CONNECT)

@@ -420,26 +420,22 @@ note_query_volatility(CheckState *cs, Query *q)
 /*
  * performance_warnings: a routine marked VOLATILE whose body needs only
  * STABLE or IMMUTABLE, or STABLE that could be IMMUTABLE (the planner
- * could do more with it), as plpgsql_check reports it: not for a function
- * with errors, nor for a VOLATILE one without arguments returning void
- * (it is called for its effects).
+ * could do more with it), as plpgsql_check 2.3 reports it: not when the
+ * check stopped at an error (fatal_errors), nor STABLE for a VOLATILE one without arguments
+ * returning void (as plpgsql_check's regression suite shows it).
  */
 static void
 check_volatility(CheckState *cs)
 {
 	PlnFunction *func = cs->func;
 	char		marked;
-	ListCell   *lc;
 
 	if (!OidIsValid(func->fn_oid) || func->fn_is_trigger ||
 		func->fn_is_event_trigger || func->fn_prokind == PROKIND_PROCEDURE)
 		return;
-	foreach(lc, cs->findings)
-		if (((PlnCheckFinding *) lfirst(lc))->level == PLN_CHECK_ERROR)
-			return;
 	marked = func_volatile(func->fn_oid);
 	if (marked == PROVOLATILE_VOLATILE && func->fn_rettype == VOIDOID &&
-		func->fn_nargs == 0)
+		func->fn_nargs == 0 && cs->needs_volatility != PROVOLATILE_IMMUTABLE)
 		return;
 	if (marked == cs->needs_volatility ||
 		(marked == PROVOLATILE_IMMUTABLE) ||

@@ -706,33 +706,59 @@ check_assign_cast(CheckState *cs, PlnStmt *stmt, Node *value, Oid dsttype)
 	else if (IsA(value, RelabelType))
 		value = (Node *) ((RelabelType *) value)->arg;
 
+	/* a constant is converted once, when the plan is made */
+	if (IsA(value, Const))
+		return;
 	check_assign_cast_type(cs, stmt, exprType(value), dsttype);
 }
 
-/* The same, for a value of type srctype */
+/*
+ * The same, for a value of type srctype.  As plpgsql_check grades it: a
+ * conversion the parser would do by itself (implicit or assignment) is a
+ * hidden cost (performance); one that needs an explicit cast can fail
+ * (warning); one with no cast at all is likely a bug (warning).  A
+ * binary-compatible one costs nothing.
+ */
 static void
 check_assign_cast_type(CheckState *cs, PlnStmt *stmt, Oid srctype,
 					   Oid dsttype)
 {
 	Oid			funcid;
+	CoercionPathType path;
+	PlnCheckLevel level;
+	const char *hint;
 
 	if (!OidIsValid(srctype) || !OidIsValid(dsttype))
 		return;
 	if (srctype == dsttype || srctype == UNKNOWNOID ||
 		getBaseType(dsttype) == srctype)
 		return;
-	if (find_coercion_pathway(dsttype, srctype, COERCION_IMPLICIT,
-							  &funcid) != COERCION_PATH_NONE)
+	path = find_coercion_pathway(dsttype, srctype, COERCION_IMPLICIT, &funcid);
+	if (path == COERCION_PATH_RELABELTYPE)
 		return;
-
-	warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_DATATYPE_MISMATCH,
+	if (path != COERCION_PATH_NONE ||
+		find_coercion_pathway(dsttype, srctype, COERCION_ASSIGNMENT,
+							  &funcid) != COERCION_PATH_NONE)
+	{
+		level = PLN_CHECK_PERFORMANCE;
+		hint = "Hidden casting can be a performance issue.";
+	}
+	else if (find_coercion_pathway(dsttype, srctype, COERCION_EXPLICIT,
+								   &funcid) != COERCION_PATH_NONE)
+	{
+		level = PLN_CHECK_WARNING;
+		hint = "The input expression type does not have an assignment cast to the target type.";
+	}
+	else
+	{
+		level = PLN_CHECK_WARNING;
+		hint = "There are no possible explicit coercion between those types, possibly bug!";
+	}
+	warn(cs, stmt, level, ERRCODE_DATATYPE_MISMATCH,
 		 pstrdup("target type is different type than source type"),
 		 psprintf("cast \"%s\" value to \"%s\" type",
 				  format_type_be(srctype), format_type_be(dsttype)),
-		 find_coercion_pathway(dsttype, srctype, COERCION_ASSIGNMENT,
-							   &funcid) == COERCION_PATH_NONE ?
-		 pstrdup("The input expression type does not have an assignment cast to the target type.") :
-		 pstrdup("The conversion may round or fail at run time."));
+		 pstrdup(hint));
 }
 
 /* The type of a variable datum, or InvalidOid */
@@ -880,7 +906,6 @@ check_target(CheckState *cs, PlnStmt *stmt, PlnVariable *target,
 			{
 				Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 				Oid			dst;
-				Oid			funcid;
 
 				if (att->attisdropped)
 					continue;
@@ -895,17 +920,7 @@ check_target(CheckState *cs, PlnStmt *stmt, PlnVariable *target,
 						 NULL, NULL);
 					continue;
 				}
-				if (!OidIsValid(dst) || dst == att->atttypid ||
-					att->atttypid == UNKNOWNOID ||
-					find_coercion_pathway(dst, att->atttypid, COERCION_IMPLICIT,
-										  &funcid) != COERCION_PATH_NONE)
-					continue;
-				warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_DATATYPE_MISMATCH,
-					 pstrdup("target type is different type than source type"),
-					 psprintf("cast \"%s\" value to \"%s\" type",
-							  format_type_be(att->atttypid),
-							  format_type_be(dst)),
-					 pstrdup("The conversion may round or fail at run time."));
+				check_assign_cast_type(cs, stmt, att->atttypid, dst);
 			}
 		}
 	}
@@ -1769,6 +1784,63 @@ assign_record_shape(CheckState *cs, PlnRec *rec, Node *value)
 	pln_rec_set_empty(cs->estate, rec, desc);
 }
 
+/*
+ * FOREACH: each element (or slice) is assigned to the target, converted
+ * as an assignment converts it; a record or row target takes the
+ * element's fields one by one.
+ */
+static void
+check_foreach_target(CheckState *cs, PlnStmt *stmt, PlnStmtForeachA *fe,
+					 Node *arr)
+{
+	Oid			arrtype;
+	Oid			elemtype;
+	PlnDatum   *target = cs->estate->datums[fe->varno];
+
+	if (arr == NULL)
+		return;
+	arrtype = getBaseType(exprType(arr));
+	elemtype = get_element_type(arrtype);
+	if (!OidIsValid(elemtype))
+		return;					/* not an array: the run fails, analysed elsewhere */
+	if (fe->slice > 0)
+		elemtype = arrtype;
+	if (target->dtype == PLN_DTYPE_VAR)
+		check_assign_cast_type(cs, stmt, elemtype, var_type(cs, fe->varno));
+	else if (type_is_rowtype(elemtype) && elemtype != RECORDOID)
+	{
+		TupleDesc	desc = lookup_rowtype_tupdesc_copy(elemtype, -1);
+
+		if (target->dtype == PLN_DTYPE_REC &&
+			((PlnRec *) target)->rectypeid == RECORDOID)
+		{
+			BlessTupleDesc(desc);
+			pln_rec_set_empty(cs->estate, (PlnRec *) target, desc);
+		}
+		else if (target->dtype == PLN_DTYPE_REC)
+		{
+			TupleDesc	decl = lookup_rowtype_tupdesc_noerror(((PlnRec *) target)->rectypeid, -1, true);
+			int			i,
+						j;
+
+			if (decl == NULL)
+				return;
+			for (i = 0, j = 0; i < desc->natts && j < decl->natts; i++, j++)
+			{
+				while (i < desc->natts && TupleDescAttr(desc, i)->attisdropped)
+					i++;
+				while (j < decl->natts && TupleDescAttr(decl, j)->attisdropped)
+					j++;
+				if (i >= desc->natts || j >= decl->natts)
+					break;
+				check_assign_cast_type(cs, stmt, TupleDescAttr(desc, i)->atttypid,
+									   TupleDescAttr(decl, j)->atttypid);
+			}
+			ReleaseTupleDesc(decl);
+		}
+	}
+}
+
 /* The checks of a statement's own SQL and targets, before its bodies */
 static void
 check_stmt_own(CheckState *cs, PlnStmt *stmt)
@@ -2025,7 +2097,10 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 			{
 				PlnStmtForeachA *fe = (PlnStmtForeachA *) stmt;
 
-				(void) check_value_expr(cs, stmt, fe->expr, NULL);
+				Node	   *arr;
+
+				(void) check_value_expr(cs, stmt, fe->expr, &arr);
+				check_foreach_target(cs, stmt, fe, arr);
 				mark_dno(cs, fe->varno, cs->written);
 				break;
 			}

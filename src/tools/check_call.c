@@ -32,8 +32,8 @@
 #include "utils/regproc.h"
 
 #include "plnimble.h"
-#include "pln_check.h"
-#include "pln_savepoint.h"
+#include "tools/pln_check.h"
+#include "tools/pln_explain.h"
 
 PG_FUNCTION_INFO_V1(plnimble_check_function);
 PG_FUNCTION_INFO_V1(plnimble_check_function_tb);

@@ -29,7 +29,7 @@
 #include "utils/builtins.h"
 
 #include "plnimble.h"
-#include "pln_check.h"
+#include "tools/pln_check.h"
 
 PG_FUNCTION_INFO_V1(plnimble_check_pragma);
 

@@ -91,6 +91,8 @@ BEGIN
 END
 $$;
 SELECT * FROM plnimble_check_function('chk_casts(text,numeric)');
+-- an assignment cast (numeric to integer) is a hidden cost: performance
+SELECT * FROM plnimble_check_function('chk_casts(text,numeric)', performance_warnings := true);
 
 -- RETURN QUERY whose columns do not match the result
 CREATE FUNCTION chk_return_query() RETURNS TABLE (x int, y text) LANGUAGE plnimble AS $$

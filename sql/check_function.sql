@@ -236,6 +236,10 @@ BEGIN
     INSERT INTO chk_t VALUES (1, 'x') ON CONFLICT DO NOTHING;
     SELECT string_agg(n::text, '') INTO s
       FROM (SELECT count(*) AS n FROM chk_t GROUP BY a) c;
+    -- text || text the language appends in place (issue 31): no warning
+    FOR i IN 1..3 LOOP
+        s := s || format('%s,', i);
+    END LOOP;
     RETURN s;
 END
 $$;

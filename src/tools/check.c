@@ -1392,7 +1392,10 @@ is_loop(PlnStmt *stmt)
 
 /*
  * performance_warnings: s := s || ... in a loop, on a text variable that
- * grows with every iteration (each one copies the whole string).
+ * grows with every iteration, when each one copies the whole string: not
+ * when the language appends in place (s := s || text, concat(s, ...):
+ * text_append.c), only for other shapes (s := s || 1, a varchar(n), s
+ * read again in the tail).
  */
 static void
 check_growing_text(CheckState *cs, PlnStmtAssign *assign, Node *value)
@@ -1410,6 +1413,10 @@ check_growing_text(CheckState *cs, PlnStmtAssign *assign, Node *value)
 		return;
 	left = strip_implicit(linitial(op->args));
 	if (!IsA(left, Param) || ((Param *) left)->paramid - 1 != assign->varno)
+		return;
+	/* the language appends such an assignment in place (text_append.c) */
+	if (cs->estate->datums[assign->varno]->dtype == PLN_DTYPE_VAR &&
+		pln_text_append_would_apply(value, (PlnVar *) cs->estate->datums[assign->varno]))
 		return;
 	warn(cs, (PlnStmt *) assign, PLN_CHECK_PERFORMANCE,
 		 ERRCODE_SUCCESSFUL_COMPLETION,

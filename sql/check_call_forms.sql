@@ -44,6 +44,19 @@ END;
 $$ LANGUAGE plnimble;
 SELECT * FROM plnimble_check_function('ccf_dyn');
 SELECT * FROM plnimble_check_function('ccf_dyn', security_warnings => true);
+-- a local variable too, through format's %s; not once it holds a quoted value
+CREATE FUNCTION ccf_dyn2(p text) RETURNS void AS $$
+DECLARE v varchar;
+BEGIN
+  EXECUTE format('SELECT * FROM %s', v);
+  v := quote_ident(p);
+  EXECUTE 'SELECT * FROM ' || v;
+  v := v || p;
+  EXECUTE 'SELECT * FROM ' || v;
+END;
+$$ LANGUAGE plnimble;
+SELECT lineno, level, message FROM plnimble_check_function_tb('ccf_dyn2', security_warnings => true);
+DROP FUNCTION ccf_dyn2(text);
 -- all_warnings turns every class on, without_warnings every class off
 SELECT level, message FROM plnimble_check_function_tb('ccf_dyn', all_warnings => true);
 SELECT count(*) FROM plnimble_check_function_tb('ccf_dyn', without_warnings => true);
@@ -118,6 +131,20 @@ SELECT to_regclass('ccf_tmp') IS NULL AS no_table_left;
 -- at run time the pragma returns 1
 SELECT plnimble_check_pragma('disable:check');
 
+-- options in the function's comments override the call's arguments
+CREATE FUNCTION ccf_incomment() RETURNS void AS $$
+-- @plpgsql_check_options: fatal_errors = false, other_warnings = off
+DECLARE unused int;
+BEGIN
+  INSERT INTO ccf_nosuch VALUES (1);
+  INSERT INTO ccf_nosuch2 VALUES (1);
+END;
+$$ LANGUAGE plnimble;
+-- both errors, and no unused-variable warning
+SELECT * FROM plnimble_check_function('ccf_incomment');
+-- as the call says: the check stops at the first error
+SELECT * FROM plnimble_check_function('ccf_incomment', use_incomment_options => false);
+
 -- an expression used as a value must give one column
 CREATE FUNCTION ccf_columns() RETURNS void AS $$
 BEGIN
@@ -169,6 +196,6 @@ RESET plnimble.check_fatal_errors;
 
 DROP FUNCTION ccf_missing(), ccf_two(int), ccf_two(text), ccf_dyn(text),
   ccf_pragma(), ccf_pragma2(), ccf_type(), ccf_badpragma(), ccf_table(),
-  ccf_columns();
+  ccf_columns(), ccf_incomment();
 DROP TYPE ccf_ctype;
 DROP TABLE ccf_t;

@@ -2962,6 +2962,15 @@ pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 	int			save_extra_errors = pln_extra_errors;
 
 	memset(&cs, 0, sizeof(cs));
+	if (opts->use_incomment_options && OidIsValid(funcoid))
+	{
+		/* the function's own comments may say more: on a copy */
+		PlnCheckOptions *own = palloc(sizeof(PlnCheckOptions));
+
+		*own = *opts;
+		pln_check_incomment_options(funcoid, own);
+		opts = own;
+	}
 	cs.opts = opts;
 	cs.needs_volatility = PROVOLATILE_IMMUTABLE;
 	cs.cxt = oldcontext;
@@ -3046,6 +3055,7 @@ pln_check_at_first_call(PlnFunction *func, FunctionCallInfo fcinfo)
 
 	memset(&opts, 0, sizeof(opts));
 	opts.fatal_errors = pln_check_fatal_errors;
+	opts.use_incomment_options = true;
 	opts.other_warnings = false;
 	opts.extra_warnings = false;
 	if (func->fn_is_event_trigger)

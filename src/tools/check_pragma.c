@@ -14,7 +14,9 @@
  *
  * This file recognises a pragma statement and parses its strings; check.c
  * applies them during its walk.  At run time plnimble_check_pragma() only
- * returns 1.
+ * returns 1.  It also reads the options a function's comments give
+ * (-- @plpgsql_check_options: fatal_errors = false, ...), which override
+ * the call's arguments.
  *
  * Copyright (c) 2026, the plnimble developers.
  * Licensed under the PostgreSQL License; see the LICENSE file.
@@ -26,7 +28,11 @@
 #include "fmgr.h"
 #include "nodes/parsenodes.h"
 #include "parser/parser.h"
+#include "catalog/pg_proc.h"
 #include "utils/builtins.h"
+#include "utils/regproc.h"
+#include "utils/syscache.h"
+#include "utils/varlena.h"
 
 #include "plnimble.h"
 #include "tools/pln_check.h"
@@ -248,4 +254,150 @@ pln_pragma_parse(const char *str, PlnPragma *pragma, const char **why)
 	}
 	*why = "unsupported pragma";
 	return false;
+}
+
+/* A boolean option's value; false (with a warning) if it is not one */
+static bool
+incomment_bool(const char *name, const char *value, bool *result)
+{
+	if (value == NULL)
+	{
+		*result = true;			/* a bare name turns the option on */
+		return true;
+	}
+	if (parse_bool(value, result))
+		return true;
+	ereport(WARNING,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("the value \"%s\" of the in-comment option \"%s\" is not a boolean",
+					value, name)));
+	return false;
+}
+
+/* One "name = value" (or "name") of an options comment */
+static void
+apply_incomment_option(char *item, PlnCheckOptions *opts)
+{
+	char	   *eq = strchr(item, '=');
+	char	   *name = item;
+	char	   *value = NULL;
+	bool		b;
+
+	if (eq != NULL)
+	{
+		*eq = '\0';
+		value = eq + 1;
+		while (isspace((unsigned char) *value))
+			value++;
+		while (*value && isspace((unsigned char) value[strlen(value) - 1]))
+			value[strlen(value) - 1] = '\0';
+	}
+	while (isspace((unsigned char) *name))
+		name++;
+	while (*name && isspace((unsigned char) name[strlen(name) - 1]))
+		name[strlen(name) - 1] = '\0';
+	if (*name == '\0')
+		return;
+
+#define BOOL_OPTION(optname, field) \
+	if (pg_strcasecmp(name, optname) == 0) \
+	{ \
+		if (incomment_bool(name, value, &b)) \
+			opts->field = b; \
+		return; \
+	}
+	BOOL_OPTION("fatal_errors", fatal_errors);
+	BOOL_OPTION("other_warnings", other_warnings);
+	BOOL_OPTION("performance_warnings", performance_warnings);
+	BOOL_OPTION("extra_warnings", extra_warnings);
+	BOOL_OPTION("security_warnings", security_warnings);
+	BOOL_OPTION("compatibility_warnings", compatibility_warnings);
+#undef BOOL_OPTION
+	if (pg_strcasecmp(name, "all_warnings") == 0 ||
+		pg_strcasecmp(name, "without_warnings") == 0)
+	{
+		if (incomment_bool(name, value, &b) && b)
+		{
+			bool		all = pg_strcasecmp(name, "all_warnings") == 0;
+
+			opts->other_warnings = all;
+			opts->performance_warnings = all;
+			opts->extra_warnings = all;
+			opts->security_warnings = all;
+			opts->compatibility_warnings = all;
+		}
+		return;
+	}
+	if (value != NULL && pg_strcasecmp(name, "relid") == 0)
+	{
+		opts->relid = DatumGetObjectId(DirectFunctionCall1(regclassin,
+														   CStringGetDatum(value)));
+		return;
+	}
+	if (value != NULL && pg_strcasecmp(name, "oldtable") == 0)
+	{
+		opts->oldtable = pstrdup(value);
+		return;
+	}
+	if (value != NULL && pg_strcasecmp(name, "newtable") == 0)
+	{
+		opts->newtable = pstrdup(value);
+		return;
+	}
+	ereport(WARNING,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unsupported in-comment option \"%s\"", name)));
+}
+
+/*
+ * The options of a function's comments: each "@plpgsql_check_options:"
+ * (or "@plnimble_check_options:") in its source, to the end of its line
+ * or comment, a comma-separated list of name = value.  They override
+ * opts.
+ */
+void
+pln_check_incomment_options(Oid funcoid, PlnCheckOptions *opts)
+{
+	HeapTuple	tup;
+	Datum		src;
+	bool		isnull;
+	char	   *source;
+	char	   *p;
+
+	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcoid));
+	if (!HeapTupleIsValid(tup))
+		return;
+	src = SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_prosrc, &isnull);
+	source = isnull ? NULL : TextDatumGetCString(src);
+	ReleaseSysCache(tup);
+	if (source == NULL)
+		return;
+
+	for (p = source; (p = strchr(p, '@')) != NULL; p++)
+	{
+		const char *marks[] = {"@plpgsql_check_options:", "@plnimble_check_options:"};
+		int			i;
+
+		for (i = 0; i < lengthof(marks); i++)
+		{
+			size_t		len = strlen(marks[i]);
+			char	   *end;
+			char	   *line;
+			char	   *item;
+			char	   *save;
+
+			if (strncmp(p, marks[i], len) != 0)
+				continue;
+			end = p + len;
+			while (*end && *end != '\n' && strncmp(end, "*/", 2) != 0)
+				end++;
+			line = pnstrdup(p + len, end - (p + len));
+			if (opts->incomment_options_usage_warning)
+				ereport(WARNING,
+						(errmsg("in-comment options are used: %s", line)));
+			for (item = strtok_r(line, ",", &save); item != NULL;
+				 item = strtok_r(NULL, ",", &save))
+				apply_incomment_option(item, opts);
+		}
+	}
 }

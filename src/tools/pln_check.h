@@ -95,6 +95,7 @@ extern List *pln_pragma_strings(const char *query);
 extern bool pln_pragma_parse(const char *str, PlnPragma *pragma,
 							 const char **why);
 extern PGDLLEXPORT Datum plnimble_check_pragma(PG_FUNCTION_ARGS);
+extern void pln_check_incomment_options(Oid funcoid, PlnCheckOptions *opts);
 
 /* check.c */
 extern bool pln_check_on_first_call;

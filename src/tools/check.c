@@ -88,6 +88,7 @@ typedef struct CheckState
 	int			loop_depth;		/* loops around the current statement */
 	List	   *query_loops;	/* enclosing FOR IN query loops */
 	PlnStmt    *cur_stmt;		/* for walkers that report */
+	bool		returns_query;	/* a RETURN QUERY was seen */
 	char		needs_volatility;	/* PROVOLATILE_* the body needs, at
 									 * least: 'i' until something says
 									 * more */
@@ -2087,6 +2088,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 			{
 				PlnStmtReturnQuery *rq = (PlnStmtReturnQuery *) stmt;
 
+				cs->returns_query = true;
 				desc = check_expr(cs, stmt, rq->query, NULL);
 				if (rq->query != NULL)
 					check_result_shape(cs, stmt, desc);
@@ -2771,20 +2773,32 @@ check_variables(CheckState *cs)
 
 		if (var->dtype == PLN_DTYPE_RECFIELD || var->dtype == PLN_DTYPE_ROW)
 			continue;
+		if (is_out_param(func, dno) && func->out_param_varno >= 0 &&
+			func->datums[func->out_param_varno]->dtype == PLN_DTYPE_ROW &&
+			(var->dtype == PLN_DTYPE_REC ||
+			 (var->dtype == PLN_DTYPE_VAR &&
+			  type_is_rowtype(((PlnVar *) var)->datatype->typoid))))
+			warn_at_line(cs, 0, PLN_CHECK_WARNING_EXTRA,
+						 psprintf("composite OUT variable \"%s\" is not single argument",
+								  var->refname));
 		if (is_in_param(func, dno))
 		{
-			if (!cs->read[dno] && !cs->written[dno] && !is_out_param(func, dno))
+			if (!cs->read[dno] && !cs->written[dno])
 				warn_at_line(cs, 0, PLN_CHECK_WARNING_EXTRA,
 							 psprintf("unused parameter \"%s\"", var->refname));
 			else if (!cs->read[dno] && !is_out_param(func, dno))
 				warn_at_line(cs, 0, PLN_CHECK_WARNING_EXTRA,
 							 psprintf("parameter \"%s\" is overwritten and never read",
 									  var->refname));
+			/* an INOUT parameter is an OUT one too */
+			if (is_out_param(func, dno) && !cs->written[dno])
+				warn_at_line(cs, 0, PLN_CHECK_WARNING_EXTRA,
+							 psprintf("unmodified OUT variable \"%s\"", var->refname));
 		}
 		else if (is_out_param(func, dno))
 		{
-			/* a set-returning function may return its rows otherwise */
-			if (!cs->written[dno] && !func->fn_retset)
+			/* a set-returning function may return its rows by RETURN QUERY */
+			if (!cs->written[dno] && !(func->fn_retset && cs->returns_query))
 				warn_at_line(cs, 0, PLN_CHECK_WARNING_EXTRA,
 							 psprintf("unmodified OUT variable \"%s\"", var->refname));
 		}

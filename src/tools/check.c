@@ -106,6 +106,8 @@ static TupleDesc check_dynamic_query(CheckState *cs, PlnStmt *stmt, PlnExpr *que
 static void warn_unknown_dynamic_record(CheckState *cs, PlnStmt *stmt, PlnVariable *target);
 static void check_analysed(CheckState *cs, PlnStmt *stmt, CachedPlanSource *ps);
 static Node *strip_implicit(Node *node);
+static bool where_column_casts(Node *node, CheckState *cs);
+static void check_refcursor_literal(CheckState *cs, PlnStmt *stmt, Node *value);
 static char *const_string(Node *node);
 static void check_format_call(CheckState *cs, FuncExpr *fe);
 static TupleDesc record_desc(CheckState *cs, PlnRec *rec);
@@ -199,6 +201,9 @@ warn_at_line(CheckState *cs, int lineno, PlnCheckLevel level,
 		return;
 	f = add_finding(cs, NULL, level, ERRCODE_SUCCESSFUL_COMPLETION, message);
 	f->lineno = lineno;
+	/* plpgsql_check names the statement of a declaration's finding so */
+	if (lineno > 0)
+		f->stmtname = "DECLARE";
 }
 
 /* An error caught while analysing a statement's SQL */
@@ -493,6 +498,69 @@ check_sequence_calls(Node *node, CheckState *cs)
 }
 
 /*
+ * performance_warnings: a WHERE condition comparing a column with a
+ * variable of another type through an implicit cast of the column: an
+ * index on the column cannot be used.
+ */
+static bool
+find_column_casts(Node *node, CheckState *cs)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, OpExpr) && list_length(((OpExpr *) node)->args) == 2)
+	{
+		Node	   *l = linitial(((OpExpr *) node)->args);
+		Node	   *r = lsecond(((OpExpr *) node)->args);
+		int			k;
+
+		for (k = 0; k < 2; k++)
+		{
+			Node	   *col = k == 0 ? l : r;
+			Node	   *var = k == 0 ? r : l;
+
+			if (IsA(col, FuncExpr) &&
+				((FuncExpr *) col)->funcformat == COERCE_IMPLICIT_CAST &&
+				list_length(((FuncExpr *) col)->args) >= 1 &&
+				IsA(linitial(((FuncExpr *) col)->args), Var) &&
+				IsA(strip_implicit(var), Param) &&
+				((Param *) strip_implicit(var))->paramkind == PARAM_EXTERN)
+			{
+				warn(cs, cs->cur_stmt, PLN_CHECK_PERFORMANCE, ERRCODE_DATATYPE_MISMATCH,
+					 pstrdup("implicit cast of attribute caused by different PLpgSQL variable type in WHERE clause"),
+					 pstrdup("An index of some attribute cannot be used, when variable, used in predicate, has not right type like a attribute"),
+					 psprintf("Check a variable type - %s versus %s",
+							  format_type_be(exprType(linitial(((FuncExpr *) col)->args))),
+							  format_type_be(exprType(strip_implicit(var)))));
+				return false;
+			}
+		}
+	}
+	if (IsA(node, SubLink))
+	{
+		(void) where_column_casts(((SubLink *) node)->subselect, cs);
+		return expression_tree_walker(((SubLink *) node)->testexpr,
+									  find_column_casts, (void *) cs);
+	}
+	return expression_tree_walker(node, find_column_casts, (void *) cs);
+}
+
+static bool
+where_column_casts(Node *node, CheckState *cs)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, where_column_casts, (void *) cs, 0);
+	if (IsA(node, FromExpr))
+		(void) find_column_casts(((FromExpr *) node)->quals, cs);
+	else if (IsA(node, JoinExpr))
+		(void) find_column_casts(((JoinExpr *) node)->quals, cs);
+	else if (IsA(node, SubLink))
+		return where_column_casts(((SubLink *) node)->subselect, cs);
+	return expression_tree_walker(node, where_column_casts, (void *) cs);
+}
+
+/*
  * CALL's output arguments must be variables that can be written: as the
  * statement's first run would find (exec_sql.c, make_call_target).
  */
@@ -592,7 +660,10 @@ check_analysed(CheckState *cs, PlnStmt *stmt, CachedPlanSource *ps)
 			IsA(q->utilityStmt, CallStmt))
 			check_call_arguments(cs, stmt, (CallStmt *) q->utilityStmt);
 		else
+		{
 			(void) check_sequence_calls((Node *) q, cs);
+			(void) where_column_casts((Node *) q, cs);
+		}
 	}
 }
 
@@ -1058,7 +1129,15 @@ check_scalar_result(CheckState *cs, PlnStmt *stmt, PlnExpr *expr,
 			 pstrdup("query returned more than one column"), NULL, NULL);
 		return;
 	}
-	check_assign_cast(cs, stmt, first, cs->func->fn_rettype);
+	if (cs->func->fn_rettype == REFCURSOROID)
+		check_refcursor_literal(cs, stmt, first);
+	/* a RETURN of a constant is reported, of NULL not (plpgsql_check) */
+	if (first != NULL && IsA(strip_implicit(first), Const) &&
+		!((Const *) strip_implicit(first))->constisnull)
+		check_assign_cast_type(cs, stmt, exprType(strip_implicit(first)),
+							   cs->func->fn_rettype);
+	else
+		check_assign_cast(cs, stmt, first, cs->func->fn_rettype);
 }
 
 /* The row type of a composite value, if it can be known now, or NULL */
@@ -1302,7 +1381,8 @@ stmts_never_end(List *stmts)
  * it is reported here, at its line), else a warning extra.
  */
 static void
-report_shadowing(CheckState *cs, PlnVariable *var, PlnVariable *outer)
+report_shadowing(CheckState *cs, PlnStmtBlock *block, PlnVariable *var,
+				 PlnVariable *outer)
 {
 	if (pln_extra_errors & PLN_XCHECK_SHADOWVAR)
 	{
@@ -1316,11 +1396,19 @@ report_shadowing(CheckState *cs, PlnVariable *var, PlnVariable *outer)
 										"shadowed_variables check of extra_errors is active.");
 		return;
 	}
-	warn_at_line(cs, var->lineno, PLN_CHECK_WARNING_EXTRA,
-				 psprintf(outer->lineno == 0 ?
-						  "parameter \"%s\" is shadowed" :
-						  "variable \"%s\" shadows a previously defined variable",
-						  var->refname));
+	/* as plpgsql_check reports it: at the block that declares it */
+	if (outer->lineno == 0)
+		warn(cs, (PlnStmt *) block, PLN_CHECK_WARNING,
+			 ERRCODE_SUCCESSFUL_COMPLETION,
+			 psprintf("parameter \"%s\" is overlapped", var->refname),
+			 pstrdup("Local variable overlap function parameter."), NULL);
+	else
+		warn(cs, (PlnStmt *) block, PLN_CHECK_WARNING_EXTRA,
+			 ERRCODE_SUCCESSFUL_COMPLETION,
+			 psprintf("variable \"%s\" shadows a previously defined variable",
+					  var->refname),
+			 NULL,
+			 pstrdup("SET plnimble.extra_warnings TO 'shadowed_variables'"));
 }
 
 /* Declarations of a block: defaults, and names that hide outer ones */
@@ -1342,7 +1430,7 @@ check_declarations(CheckState *cs, PlnStmtBlock *block)
 
 			if (outer->refname != NULL && strcmp(outer->refname, var->refname) == 0)
 			{
-				report_shadowing(cs, var, outer);
+				report_shadowing(cs, block, var, outer);
 				break;
 			}
 		}
@@ -1354,6 +1442,25 @@ check_declarations(CheckState *cs, PlnStmtBlock *block)
 			if (var->dtype == PLN_DTYPE_VAR)
 				check_assign_cast(cs, (PlnStmt *) block, first,
 								  ((PlnVar *) var)->datatype->typoid);
+			else if (var->dtype == PLN_DTYPE_REC &&
+					 ((PlnRec *) var)->rectypeid != RECORDOID)
+			{
+				/* a ROW(...) default with fewer or more fields */
+				TupleDesc	got = composite_value_desc(first);
+				TupleDesc	decl = got ? lookup_rowtype_tupdesc_noerror(((PlnRec *) var)->rectypeid, -1, true) : NULL;
+
+				if (decl != NULL)
+				{
+					if (live_columns(got) != live_columns(decl))
+						warn(cs, (PlnStmt *) block, PLN_CHECK_WARNING,
+							 ERRCODE_SUCCESSFUL_COMPLETION,
+							 pstrdup(live_columns(got) < live_columns(decl) ?
+									 "too few attributes for composite variable" :
+									 "too many attributes for composite variable"),
+							 NULL, NULL);
+					ReleaseTupleDesc(decl);
+				}
+			}
 		}
 		/* a bound cursor's query is checked where it is opened */
 		if (var->dtype == PLN_DTYPE_VAR &&
@@ -1833,6 +1940,12 @@ check_foreach_target(CheckState *cs, PlnStmt *stmt, PlnStmtForeachA *fe,
 
 			if (decl == NULL)
 				return;
+			if (live_columns(desc) != live_columns(decl))
+				warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_SUCCESSFUL_COMPLETION,
+					 pstrdup(live_columns(desc) < live_columns(decl) ?
+							 "too few attributes for composite variable" :
+							 "too many attributes for composite variable"),
+					 NULL, NULL);
 			for (i = 0, j = 0; i < desc->natts && j < decl->natts; i++, j++)
 			{
 				while (i < desc->natts && TupleDescAttr(desc, i)->attisdropped)
@@ -1847,6 +1960,21 @@ check_foreach_target(CheckState *cs, PlnStmt *stmt, PlnStmtForeachA *fe,
 			ReleaseTupleDesc(decl);
 		}
 	}
+}
+
+/*
+ * compatibility_warnings: a refcursor set from a string names the portal
+ * itself, which plpgsql_check calls obsolete.
+ */
+static void
+check_refcursor_literal(CheckState *cs, PlnStmt *stmt, Node *value)
+{
+	value = strip_implicit(value);
+	if (value != NULL && IsA(value, Const) && !((Const *) value)->constisnull)
+		warn(cs, stmt, PLN_CHECK_COMPATIBILITY, ERRCODE_SUCCESSFUL_COMPLETION,
+			 pstrdup("obsolete setting of refcursor or cursor variable"),
+			 pstrdup("Internal name of cursor should not be specified by users."),
+			 NULL);
 }
 
 /* The checks of a statement's own SQL and targets, before its bodies */
@@ -1870,6 +1998,8 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				(void) mark_reads((Node *) cs->last_query, cs);
 				check_growing_text(cs, assign, first);
 				check_assign_cast(cs, stmt, first, var_type(cs, assign->varno));
+				if (var_type(cs, assign->varno) == REFCURSOROID)
+					check_refcursor_literal(cs, stmt, first);
 				if (cs->estate->datums[assign->varno]->dtype == PLN_DTYPE_REC)
 					assign_record_shape(cs, (PlnRec *) cs->estate->datums[assign->varno], first);
 				mark_dno(cs, assign->varno, cs->written);

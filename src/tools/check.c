@@ -274,6 +274,17 @@ mark_reads(Node *node, CheckState *cs)
 		mark_dno(cs, ((Param *) node)->paramid - 1, cs->read);
 	if (IsA(node, Query))
 		return query_tree_walker((Query *) node, mark_reads, (void *) cs, 0);
+	/* a[i] := x stores into a: the old value of a is not "read" */
+	if (IsA(node, SubscriptingRef) &&
+		((SubscriptingRef *) node)->refassgnexpr != NULL &&
+		IsA(((SubscriptingRef *) node)->refexpr, Param))
+	{
+		SubscriptingRef *sr = (SubscriptingRef *) node;
+
+		return mark_reads((Node *) sr->refupperindexpr, cs) ||
+			mark_reads((Node *) sr->reflowerindexpr, cs) ||
+			mark_reads((Node *) sr->refassgnexpr, cs);
+	}
 	return expression_tree_walker(node, mark_reads, (void *) cs);
 }
 
@@ -1997,7 +2008,17 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				(void) check_expr(cs, stmt, assign->expr, &first);
 				(void) mark_reads((Node *) cs->last_query, cs);
 				check_growing_text(cs, assign, first);
-				check_assign_cast(cs, stmt, first, var_type(cs, assign->varno));
+				if (first != NULL && IsA(first, SubscriptingRef) &&
+					((SubscriptingRef *) first)->refassgnexpr != NULL)
+				{
+					/* a[i] := x: x converts to the element type */
+					SubscriptingRef *sr = (SubscriptingRef *) first;
+
+					check_assign_cast(cs, stmt, (Node *) sr->refassgnexpr,
+									  sr->refelemtype);
+				}
+				else
+					check_assign_cast(cs, stmt, first, var_type(cs, assign->varno));
 				if (var_type(cs, assign->varno) == REFCURSOROID)
 					check_refcursor_literal(cs, stmt, first);
 				if (cs->estate->datums[assign->varno]->dtype == PLN_DTYPE_REC)

@@ -2177,7 +2177,7 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 			{
 				PlnStmtOpen *open = (PlnStmtOpen *) stmt;
 
-				mark_dno(cs, open->curvar, cs->read);
+				/* OPEN sets the cursor variable; FETCH, CLOSE, RETURN read it */
 				mark_dno(cs, open->curvar, cs->written);
 				/* an unbound cursor gets the portal name: it is assigned */
 				if (cursor_query(cs, open->curvar) == NULL &&

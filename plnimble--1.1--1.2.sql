@@ -732,3 +732,61 @@ CREATE FUNCTION plnimble_check_pragma(VARIADIC name text[])
 
 COMMENT ON FUNCTION plnimble_check_pragma(text[]) IS
 	'a pragma for plnimble_check_function (disable:/enable: a check, type: a record''s row type, table: a temporary table); returns 1';
+
+-- issue 29: the profiler's and coverage's functions also take the routine
+-- as text, 'f' (when one function has that name) or 'f(int)', as
+-- plpgsql_check's do.
+CREATE FUNCTION plnimble_profiler_function_tb(name text,
+	OUT lineno integer,
+	OUT stmt_lineno integer,
+	OUT exec_stmts bigint,
+	OUT exec_stmts_err bigint,
+	OUT total_time double precision,
+	OUT avg_time double precision,
+	OUT max_time double precision,
+	OUT processed_rows bigint,
+	OUT savepoints_started bigint,
+	OUT savepoints_avoided bigint,
+	OUT source text)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'plnimble_profiler_function_tb' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_profiler_function_tb(text) IS
+	'the profile of a function named by text (''f'' or ''f(int)''), one row per source line';
+
+CREATE FUNCTION plnimble_profiler_function_statements_tb(name text,
+	OUT stmtid integer,
+	OUT parent_stmtid integer,
+	OUT parent_note text,
+	OUT lineno integer,
+	OUT nesting integer,
+	OUT stmtname text,
+	OUT exec_stmts bigint,
+	OUT exec_stmts_err bigint,
+	OUT total_time double precision,
+	OUT avg_time double precision,
+	OUT max_time double precision,
+	OUT processed_rows bigint,
+	OUT savepoints_started bigint,
+	OUT savepoints_avoided bigint,
+	OUT errors_caught_lazy bigint,
+	OUT errors_caught_subxact bigint)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'plnimble_profiler_function_statements_tb' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_profiler_function_statements_tb(text) IS
+	'the profile of a function named by text (''f'' or ''f(int)''), one row per statement';
+
+CREATE FUNCTION plnimble_coverage_statements(name text)
+	RETURNS double precision
+	AS 'MODULE_PATHNAME', 'plnimble_coverage_statements' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_coverage_statements(text) IS
+	'the fraction of the statements of a function named by text run while profiling';
+
+CREATE FUNCTION plnimble_coverage_branches(name text)
+	RETURNS double precision
+	AS 'MODULE_PATHNAME', 'plnimble_coverage_branches' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_coverage_branches(text) IS
+	'the fraction of the branches of a function named by text taken while profiling';

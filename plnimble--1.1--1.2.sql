@@ -790,3 +790,23 @@ CREATE FUNCTION plnimble_coverage_branches(name text)
 
 COMMENT ON FUNCTION plnimble_coverage_branches(text) IS
 	'the fraction of the branches of a function named by text taken while profiling';
+
+-- issue 29: plnimble_show_dependency_tb, the relations, functions and
+-- operators a function uses, as plpgsql_check's plpgsql_show_dependency_tb.
+CREATE FUNCTION plnimble_show_dependency_tb(funcoid regprocedure,
+		relid regclass DEFAULT 0)
+	RETURNS TABLE (type text, oid oid, schema text, name text, params text)
+	AS 'MODULE_PATHNAME', 'plnimble_show_dependency_tb'
+	LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_show_dependency_tb(regprocedure, regclass) IS
+	'the relations, functions and operators a plnimble function uses, as plpgsql_show_dependency_tb';
+
+CREATE FUNCTION plnimble_show_dependency_tb(fnname text,
+		relid regclass DEFAULT 0)
+	RETURNS TABLE (type text, oid oid, schema text, name text, params text)
+	AS 'MODULE_PATHNAME', 'plnimble_show_dependency_tb'
+	LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_show_dependency_tb(text, regclass) IS
+	'the relations, functions and operators of a plnimble function named by text (''f'' or ''f(int)'')';

@@ -157,6 +157,24 @@ END;
 $$ LANGUAGE plnimble;
 SELECT * FROM plnimble_check_function('ccf_columns');
 
+-- plnimble_show_dependency_tb: what a function's statements use (not the
+-- system's objects), by kind and name
+CREATE FUNCTION ccf_f1(a int, b float) RETURNS int AS $$ BEGIN RETURN a; END; $$ LANGUAGE plnimble;
+CREATE FUNCTION ccf_op(a int, b float) RETURNS int AS $$ BEGIN RETURN a; END; $$ LANGUAGE plnimble;
+CREATE OPERATOR *** (PROCEDURE = ccf_op, LEFTARG = int, RIGHTARG = float);
+CREATE FUNCTION ccf_uses(a int, b float) RETURNS void AS $$
+DECLARE x int;
+BEGIN
+  x := ccf_f1(a, b) OPERATOR(public.***) 1;
+  INSERT INTO ccf_t SELECT ccf_f1(a, b), 'x';
+  PERFORM count(*) FROM ccf_t;
+END;
+$$ LANGUAGE plnimble;
+SELECT type, schema, name, params FROM plnimble_show_dependency_tb('ccf_uses');
+DROP FUNCTION ccf_uses(int, float);
+DROP OPERATOR *** (int, float);
+DROP FUNCTION ccf_f1(int, float), ccf_op(int, float);
+
 -- passive mode: check_on_first_call checks once per compilation, whether
 -- the check passes or not
 SET plnimble.check_on_first_call = on;

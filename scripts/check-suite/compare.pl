@@ -148,6 +148,18 @@ sub parse
 		{
 			push @f, parse_findings_text($rows);
 		}
+		elsif ($what eq 'rows')
+		{
+			# plpgsql_show_dependency_tb: each row, compared as it is
+			for my $rec (split /\036/, $rows)
+			{
+				$rec =~ s/^\n+//;
+				$rec =~ s/\n+$//;
+				next if $rec eq '';
+				$rec =~ s/\037/|/g;
+				push @f, { level => 'row', line => '', state => '', msg => $rec, stmt => '' };
+			}
+		}
 		$calls{$n} = \@f;
 	}
 	return \%calls;

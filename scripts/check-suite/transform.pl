@@ -5,8 +5,8 @@
 # Prepares one of plpgsql_check's regression scripts for scripts/check-suite.sh.
 # SIDE is "pg" (the script as it is, run on PL/pgSQL with plpgsql_check) or
 # "nb" (the same script with its language and function names changed
-# mechanically, run on plnimble).  KIND is "active" (the check calls are
-# compared) or "passive" (every SELECT and DO is compared: its errors and
+# mechanically, run on plnimble).  KIND is "active" (the check calls, and
+# the rows of plpgsql_show_dependency_tb, are compared) or "passive" (every SELECT and DO is compared: its errors and
 # warnings, which passive mode raises).
 #
 # The script is split into statements (quotes, dollar quotes and comments
@@ -165,6 +165,7 @@ sub compared
 	{
 		return 'tb' if $code =~ /^\s*select\b.*\bplpgsql_check_function_tb\s*\(/is;
 		return 'text' if $code =~ /^\s*select\b.*\bplpgsql_check_function\s*\(/is;
+		return 'rows' if $code =~ /^\s*select\b.*\bplpgsql_show_dependency_tb\s*\(/is;
 		return undef;
 	}
 	return 'run' if $code =~ /^\s*(select|do)\b/is;

@@ -667,6 +667,8 @@ check_analysed(CheckState *cs, PlnStmt *stmt, CachedPlanSource *ps)
 		Query	   *q = lfirst_node(Query, lc);
 
 		note_query_volatility(cs, q);
+		if (cs->opts->dependencies != NULL)
+			pln_check_collect_dependencies(cs->opts->dependencies, q);
 		if (q->commandType == CMD_UTILITY && q->utilityStmt != NULL &&
 			IsA(q->utilityStmt, CallStmt))
 			check_call_arguments(cs, stmt, (CallStmt *) q->utilityStmt);

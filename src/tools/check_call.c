@@ -89,6 +89,28 @@ pln_check_routine_arg(FunctionCallInfo fcinfo, const char *fname)
 												CStringGetDatum(name)));
 }
 
+/*
+ * The routine must run on plnimble, and the caller may check it only if
+ * they may call it: analysis may run its immutable parts, as a call would.
+ */
+void
+pln_check_routine_allowed(Oid funcoid, const char *fname)
+{
+	if (!pln_function_runs_on_plnimble(funcoid))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("function %s is not run by %s",
+						format_procedure(funcoid), PLN_OWN_TITLE)));
+	if (pg_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&
+		!pg_proc_ownercheck(funcoid, GetUserId()))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for function %s",
+						format_procedure(funcoid)),
+				 errdetail("%s() needs EXECUTE on the function, or its ownership, as calling it would.",
+						   fname)));
+}
+
 static bool
 bool_arg(FunctionCallInfo fcinfo, int argno, bool dflt)
 {
@@ -173,21 +195,7 @@ check_arguments(FunctionCallInfo fcinfo, PlnCheckOptions *opts, int first,
 		opts->compatibility_warnings = all;
 	}
 
-	if (!pln_function_runs_on_plnimble(funcoid))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("function %s is not run by %s",
-						format_procedure(funcoid), PLN_OWN_TITLE)));
-
-	/* analysis may run the function's immutable parts: as a call would */
-	if (pg_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&
-		!pg_proc_ownercheck(funcoid, GetUserId()))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for function %s",
-						format_procedure(funcoid)),
-				 errdetail("%s() needs EXECUTE on the function, or its ownership, as calling it would.",
-						   fname)));
+	pln_check_routine_allowed(funcoid, fname);
 
 	if (get_func_rettype(funcoid) == TRIGGEROID && OidIsValid(opts->relid) &&
 		get_rel_relkind(opts->relid) == '\0')

@@ -53,6 +53,8 @@ typedef struct PlnCheckOptions
 	bool		compatibility_warnings;
 	bool		use_incomment_options;	/* read -- @plpgsql_check_options: */
 	bool		incomment_options_usage_warning;
+	List	  **dependencies;	/* if set: collect what the statements
+								 * use (check_depend.c) */
 	char	   *newtable;		/* transition table names, or NULL */
 	char	   *oldtable;
 } PlnCheckOptions;
@@ -108,6 +110,11 @@ extern void pln_check_at_first_call(PlnFunction *func,
 
 /* check_call.c */
 extern Oid	pln_check_routine_arg(FunctionCallInfo fcinfo, const char *fname);
+extern void pln_check_routine_allowed(Oid funcoid, const char *fname);
+
+/* check_depend.c */
+extern void pln_check_collect_dependencies(List **deps, Query *query);
+extern PGDLLEXPORT Datum plnimble_show_dependency_tb(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum plnimble_check_function(PG_FUNCTION_ARGS);
 extern PGDLLEXPORT Datum plnimble_check_function_tb(PG_FUNCTION_ARGS);
 

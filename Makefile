@@ -47,6 +47,9 @@ OBJS = \
 	src/write/write_path.o \
 	src/write/write_direct.o \
 	src/tools/check.o \
+	src/tools/check_call.o \
+	src/tools/check_depend.o \
+	src/tools/check_pragma.o \
 	src/tools/check_report.o \
 	src/tools/dump.o \
 	src/tools/explain.o \

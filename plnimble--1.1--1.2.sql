@@ -620,3 +620,210 @@ CREATE FUNCTION plnimble_savepoint_stats(
 
 COMMENT ON FUNCTION plnimble_savepoint_stats() IS
 	'this session''s exception-block counters';
+-- issue 29: plnimble_check_function with plpgsql_check 2.3's arguments
+-- (in its order: format third in the text form, oldtable before newtable,
+-- security_warnings, compatibility_warnings, the polymorphic types,
+-- without_warnings, all_warnings, the in-comment options), and a second
+-- form of each that takes the routine as text: 'f(int)', or a bare 'f'
+-- when the name is unique.
+DROP FUNCTION plnimble_check_function(regprocedure, regclass, boolean, boolean, boolean, boolean, name, name);
+DROP FUNCTION plnimble_check_function_tb(regprocedure, regclass, boolean, boolean, boolean, boolean, name, name);
+
+CREATE FUNCTION plnimble_check_function(funcoid regprocedure,
+		relid regclass DEFAULT 0,
+		format text DEFAULT 'text',
+		fatal_errors boolean DEFAULT true,
+		other_warnings boolean DEFAULT true,
+		performance_warnings boolean DEFAULT false,
+		extra_warnings boolean DEFAULT true,
+		security_warnings boolean DEFAULT false,
+		compatibility_warnings boolean DEFAULT false,
+		oldtable name DEFAULT NULL,
+		newtable name DEFAULT NULL,
+		anyelememttype regtype DEFAULT 'int',
+		anyenumtype regtype DEFAULT '-',
+		anyrangetype regtype DEFAULT 'int4range',
+		anycompatibletype regtype DEFAULT 'int',
+		anycompatiblerangetype regtype DEFAULT 'int4range',
+		without_warnings boolean DEFAULT false,
+		all_warnings boolean DEFAULT false,
+		use_incomment_options boolean DEFAULT true,
+		incomment_options_usage_warning boolean DEFAULT false)
+	RETURNS SETOF text
+	LANGUAGE c CALLED ON NULL INPUT
+	AS 'MODULE_PATHNAME', 'plnimble_check_function';
+
+COMMENT ON FUNCTION plnimble_check_function(regprocedure, regclass, text, boolean, boolean, boolean, boolean, boolean, boolean, name, name, regtype, regtype, regtype, regtype, regtype, boolean, boolean, boolean, boolean) IS
+	'checks a plnimble function without running it: one finding a line (or an XML or JSON document), as plpgsql_check_function';
+
+CREATE FUNCTION plnimble_check_function_tb(funcoid regprocedure,
+		relid regclass DEFAULT 0,
+		fatal_errors boolean DEFAULT true,
+		other_warnings boolean DEFAULT true,
+		performance_warnings boolean DEFAULT false,
+		extra_warnings boolean DEFAULT true,
+		security_warnings boolean DEFAULT false,
+		compatibility_warnings boolean DEFAULT false,
+		oldtable name DEFAULT NULL,
+		newtable name DEFAULT NULL,
+		anyelememttype regtype DEFAULT 'int',
+		anyenumtype regtype DEFAULT '-',
+		anyrangetype regtype DEFAULT 'int4range',
+		anycompatibletype regtype DEFAULT 'int',
+		anycompatiblerangetype regtype DEFAULT 'int4range',
+		without_warnings boolean DEFAULT false,
+		all_warnings boolean DEFAULT false,
+		use_incomment_options boolean DEFAULT true,
+		incomment_options_usage_warning boolean DEFAULT false)
+	RETURNS TABLE (functionid regproc, lineno integer, statement text,
+		sqlstate text, message text, detail text, hint text, level text,
+		"position" integer, query text, context text)
+	LANGUAGE c CALLED ON NULL INPUT
+	AS 'MODULE_PATHNAME', 'plnimble_check_function_tb';
+
+COMMENT ON FUNCTION plnimble_check_function_tb(regprocedure, regclass, boolean, boolean, boolean, boolean, boolean, boolean, name, name, regtype, regtype, regtype, regtype, regtype, boolean, boolean, boolean, boolean) IS
+	'checks a plnimble function without running it: one row a finding, as plpgsql_check_function_tb';
+
+CREATE FUNCTION plnimble_check_function(name text,
+		relid regclass DEFAULT 0,
+		format text DEFAULT 'text',
+		fatal_errors boolean DEFAULT true,
+		other_warnings boolean DEFAULT true,
+		performance_warnings boolean DEFAULT false,
+		extra_warnings boolean DEFAULT true,
+		security_warnings boolean DEFAULT false,
+		compatibility_warnings boolean DEFAULT false,
+		oldtable name DEFAULT NULL,
+		newtable name DEFAULT NULL,
+		anyelememttype regtype DEFAULT 'int',
+		anyenumtype regtype DEFAULT '-',
+		anyrangetype regtype DEFAULT 'int4range',
+		anycompatibletype regtype DEFAULT 'int',
+		anycompatiblerangetype regtype DEFAULT 'int4range',
+		without_warnings boolean DEFAULT false,
+		all_warnings boolean DEFAULT false,
+		use_incomment_options boolean DEFAULT true,
+		incomment_options_usage_warning boolean DEFAULT false)
+	RETURNS SETOF text
+	LANGUAGE c CALLED ON NULL INPUT
+	AS 'MODULE_PATHNAME', 'plnimble_check_function';
+
+COMMENT ON FUNCTION plnimble_check_function(text, regclass, text, boolean, boolean, boolean, boolean, boolean, boolean, name, name, regtype, regtype, regtype, regtype, regtype, boolean, boolean, boolean, boolean) IS
+	'checks a plnimble function without running it: one finding a line (or an XML or JSON document), as plpgsql_check_function';
+
+CREATE FUNCTION plnimble_check_function_tb(name text,
+		relid regclass DEFAULT 0,
+		fatal_errors boolean DEFAULT true,
+		other_warnings boolean DEFAULT true,
+		performance_warnings boolean DEFAULT false,
+		extra_warnings boolean DEFAULT true,
+		security_warnings boolean DEFAULT false,
+		compatibility_warnings boolean DEFAULT false,
+		oldtable name DEFAULT NULL,
+		newtable name DEFAULT NULL,
+		anyelememttype regtype DEFAULT 'int',
+		anyenumtype regtype DEFAULT '-',
+		anyrangetype regtype DEFAULT 'int4range',
+		anycompatibletype regtype DEFAULT 'int',
+		anycompatiblerangetype regtype DEFAULT 'int4range',
+		without_warnings boolean DEFAULT false,
+		all_warnings boolean DEFAULT false,
+		use_incomment_options boolean DEFAULT true,
+		incomment_options_usage_warning boolean DEFAULT false)
+	RETURNS TABLE (functionid regproc, lineno integer, statement text,
+		sqlstate text, message text, detail text, hint text, level text,
+		"position" integer, query text, context text)
+	LANGUAGE c CALLED ON NULL INPUT
+	AS 'MODULE_PATHNAME', 'plnimble_check_function_tb';
+
+COMMENT ON FUNCTION plnimble_check_function_tb(text, regclass, boolean, boolean, boolean, boolean, boolean, boolean, name, name, regtype, regtype, regtype, regtype, regtype, boolean, boolean, boolean, boolean) IS
+	'checks a plnimble function without running it: one row a finding, as plpgsql_check_function_tb';
+
+-- issue 29: pragmas for plnimble_check_function.  The checker reads
+-- PERFORM plnimble_check_pragma('disable:check', ...) (and the same with
+-- plpgsql_check_pragma) without running it; at run time it returns 1.
+CREATE FUNCTION plnimble_check_pragma(VARIADIC name text[])
+	RETURNS integer
+	LANGUAGE c IMMUTABLE
+	AS 'MODULE_PATHNAME', 'plnimble_check_pragma';
+
+COMMENT ON FUNCTION plnimble_check_pragma(text[]) IS
+	'a pragma for plnimble_check_function (disable:/enable: a check, type: a record''s row type, table: a temporary table); returns 1';
+
+-- issue 29: the profiler's and coverage's functions also take the routine
+-- as text, 'f' (when one function has that name) or 'f(int)', as
+-- plpgsql_check's do.
+CREATE FUNCTION plnimble_profiler_function_tb(name text,
+	OUT lineno integer,
+	OUT stmt_lineno integer,
+	OUT exec_stmts bigint,
+	OUT exec_stmts_err bigint,
+	OUT total_time double precision,
+	OUT avg_time double precision,
+	OUT max_time double precision,
+	OUT processed_rows bigint,
+	OUT savepoints_started bigint,
+	OUT savepoints_avoided bigint,
+	OUT source text)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'plnimble_profiler_function_tb' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_profiler_function_tb(text) IS
+	'the profile of a function named by text (''f'' or ''f(int)''), one row per source line';
+
+CREATE FUNCTION plnimble_profiler_function_statements_tb(name text,
+	OUT stmtid integer,
+	OUT parent_stmtid integer,
+	OUT parent_note text,
+	OUT lineno integer,
+	OUT nesting integer,
+	OUT stmtname text,
+	OUT exec_stmts bigint,
+	OUT exec_stmts_err bigint,
+	OUT total_time double precision,
+	OUT avg_time double precision,
+	OUT max_time double precision,
+	OUT processed_rows bigint,
+	OUT savepoints_started bigint,
+	OUT savepoints_avoided bigint,
+	OUT errors_caught_lazy bigint,
+	OUT errors_caught_subxact bigint)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'plnimble_profiler_function_statements_tb' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_profiler_function_statements_tb(text) IS
+	'the profile of a function named by text (''f'' or ''f(int)''), one row per statement';
+
+CREATE FUNCTION plnimble_coverage_statements(name text)
+	RETURNS double precision
+	AS 'MODULE_PATHNAME', 'plnimble_coverage_statements' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_coverage_statements(text) IS
+	'the fraction of the statements of a function named by text run while profiling';
+
+CREATE FUNCTION plnimble_coverage_branches(name text)
+	RETURNS double precision
+	AS 'MODULE_PATHNAME', 'plnimble_coverage_branches' LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_coverage_branches(text) IS
+	'the fraction of the branches of a function named by text taken while profiling';
+
+-- issue 29: plnimble_show_dependency_tb, the relations, functions and
+-- operators a function uses, as plpgsql_check's plpgsql_show_dependency_tb.
+CREATE FUNCTION plnimble_show_dependency_tb(funcoid regprocedure,
+		relid regclass DEFAULT 0)
+	RETURNS TABLE (type text, oid oid, schema text, name text, params text)
+	AS 'MODULE_PATHNAME', 'plnimble_show_dependency_tb'
+	LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_show_dependency_tb(regprocedure, regclass) IS
+	'the relations, functions and operators a plnimble function uses, as plpgsql_show_dependency_tb';
+
+CREATE FUNCTION plnimble_show_dependency_tb(fnname text,
+		relid regclass DEFAULT 0)
+	RETURNS TABLE (type text, oid oid, schema text, name text, params text)
+	AS 'MODULE_PATHNAME', 'plnimble_show_dependency_tb'
+	LANGUAGE C STRICT VOLATILE;
+
+COMMENT ON FUNCTION plnimble_show_dependency_tb(text, regclass) IS
+	'the relations, functions and operators of a plnimble function named by text (''f'' or ''f(int)'')';

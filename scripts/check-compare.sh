@@ -27,33 +27,8 @@ cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-install_plpgsql_check() {
-	local sharedir pkglibdir tmp
-	sharedir=$("$PLN_PG_CONFIG" --sharedir) || return 1
-	pkglibdir=$("$PLN_PG_CONFIG" --pkglibdir) || return 1
-	[ -f "$sharedir/extension/plpgsql_check.control" ] && return 0
-	case $pkglibdir in
-	/usr/lib/postgresql/*)
-		if [ "${PLN_CI:-0}" != 1 ]; then
-			pln_log "plpgsql_check is not installed in $pkglibdir; set PLN_CI=1 to apt-get install it there"
-			return 1
-		fi
-		pln_sudo apt-get install -y postgresql-15-plpgsql-check >&2 || return 1
-		;;
-	*)
-		tmp=$(mktemp -d) || return 1
-		(cd "$tmp" && apt-get download postgresql-15-plpgsql-check >&2 &&
-			dpkg-deb -x postgresql-15-plpgsql-check_*.deb x) || return 1
-		cp "$tmp"/x/usr/lib/postgresql/15/lib/plpgsql_check.so "$pkglibdir"/ &&
-			cp "$tmp"/x/usr/share/postgresql/15/extension/plpgsql_check* \
-				"$sharedir/extension/" || return 1
-		rm -rf "$tmp"
-		;;
-	esac
-}
-
 mkdir -p results
-install_plpgsql_check || { echo "0 passed, 1 failed"; exit 1; }
+pln_install_plpgsql_check || { echo "0 passed, 1 failed"; exit 1; }
 pln_build_install || { echo "0 passed, 1 failed"; exit 1; }
 pln_cluster_start "${PLN_PORT:-5433}" || { echo "0 passed, 1 failed"; exit 1; }
 

@@ -21,6 +21,8 @@
 #                           language named plpgsql runs on plnimble) and
 #                           oracle_tpl (the language named plnimble runs on
 #                           the real PL/pgSQL)
+#   pln_install_plpgsql_check
+#                           plpgsql_check into that installation (see below)
 #   pln_check_server_log    non-zero, printing the lines, if the server log
 #                           shows a backend crash, a failed assertion, a
 #                           lazy-check report or a resource leak
@@ -487,4 +489,38 @@ pln_oracle_compare_text() {
 	else
 		pln_normalise "$2"
 	fi
+}
+
+# ---------------------------------------------------------------------------
+# pln_install_plpgsql_check: make plpgsql_check (Debian package
+# postgresql-15-plpgsql-check) available in the installation PLN_PGBIN
+# names.  For a private copy (not under /usr/lib/postgresql) its files are
+# taken from the package, downloaded with apt-get download; the system
+# installation gets it from apt-get install only when PLN_CI=1 (as .ci/run
+# sets), since others' tests share that installation.  Used by
+# scripts/check-compare.sh and scripts/check-suite.sh.
+# ---------------------------------------------------------------------------
+pln_install_plpgsql_check() {
+	local sharedir pkglibdir tmp
+	sharedir=$("$PLN_PG_CONFIG" --sharedir) || return 1
+	pkglibdir=$("$PLN_PG_CONFIG" --pkglibdir) || return 1
+	[ -f "$sharedir/extension/plpgsql_check.control" ] && return 0
+	case $pkglibdir in
+	/usr/lib/postgresql/*)
+		if [ "${PLN_CI:-0}" != 1 ]; then
+			pln_log "plpgsql_check is not installed in $pkglibdir; set PLN_CI=1 to apt-get install it there"
+			return 1
+		fi
+		pln_sudo apt-get install -y postgresql-15-plpgsql-check >&2 || return 1
+		;;
+	*)
+		tmp=$(mktemp -d) || return 1
+		(cd "$tmp" && apt-get download postgresql-15-plpgsql-check >&2 &&
+			dpkg-deb -x postgresql-15-plpgsql-check_*.deb x) || return 1
+		cp "$tmp"/x/usr/lib/postgresql/15/lib/plpgsql_check.so "$pkglibdir"/ &&
+			cp "$tmp"/x/usr/share/postgresql/15/extension/plpgsql_check* \
+				"$sharedir/extension/" || return 1
+		rm -rf "$tmp"
+		;;
+	esac
 }

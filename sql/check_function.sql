@@ -91,6 +91,8 @@ BEGIN
 END
 $$;
 SELECT * FROM plnimble_check_function('chk_casts(text,numeric)');
+-- an assignment cast (numeric to integer) is a hidden cost: performance
+SELECT * FROM plnimble_check_function('chk_casts(text,numeric)', performance_warnings := true);
 
 -- RETURN QUERY whose columns do not match the result
 CREATE FUNCTION chk_return_query() RETURNS TABLE (x int, y text) LANGUAGE plnimble AS $$
@@ -234,6 +236,10 @@ BEGIN
     INSERT INTO chk_t VALUES (1, 'x') ON CONFLICT DO NOTHING;
     SELECT string_agg(n::text, '') INTO s
       FROM (SELECT count(*) AS n FROM chk_t GROUP BY a) c;
+    -- text || text the language appends in place (issue 31): no warning
+    FOR i IN 1..3 LOOP
+        s := s || format('%s,', i);
+    END LOOP;
     RETURN s;
 END
 $$;
@@ -250,7 +256,7 @@ $$;
 SELECT * FROM plnimble_check_function('chk_trigger()', 'chk_t');
 
 -- EXECUTE of a constant string (performance), and of a string built from
--- a text parameter without quoting (security, with other_warnings); the
+-- a text parameter without quoting (security_warnings); the
 -- quoted forms get no finding
 CREATE FUNCTION chk_dynamic(tab text) RETURNS bigint LANGUAGE plnimble AS $$
 DECLARE
@@ -263,8 +269,8 @@ BEGIN
     RETURN n;
 END
 $$;
-SELECT * FROM plnimble_check_function('chk_dynamic(text)', performance_warnings := true);
-SELECT * FROM plnimble_check_function('chk_dynamic(text)', other_warnings := false);
+SELECT * FROM plnimble_check_function('chk_dynamic(text)', performance_warnings := true, security_warnings := true);
+SELECT * FROM plnimble_check_function('chk_dynamic(text)', security_warnings := false);
 
 -- a variable assigned but never read; reading it in its own assignment
 -- counts as reading

@@ -83,6 +83,13 @@ SELECT funcoid, exec_count, exec_err, exec_stmts, savepoints_started,
 
 SELECT plnimble_coverage_statements('prof_demo(int)') AS statements,
        plnimble_coverage_branches('prof_demo(int)') AS branches;
+-- the routine by its bare name too, as plpgsql_check's functions take it
+SELECT plnimble_coverage_statements('prof_demo') = plnimble_coverage_statements('prof_demo(int)') AS same_statements,
+       plnimble_coverage_branches('prof_demo') = plnimble_coverage_branches('prof_demo(int)') AS same_branches,
+       (SELECT count(*) FROM plnimble_profiler_function_tb('prof_demo')) =
+       (SELECT count(*) FROM plnimble_profiler_function_tb('prof_demo(int)')) AS same_lines,
+       (SELECT sum(exec_stmts) FROM plnimble_profiler_function_statements_tb('prof_demo')) =
+       (SELECT sum(exec_stmts) FROM plnimble_profiler_function_statements_tb('prof_demo(int)')) AS same_statement_rows;
 
 -- an error that leaves the function counts against the statements it
 -- passed through

@@ -189,6 +189,22 @@ _PG_init(void)
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 
+	DefineCustomBoolVariable("plnimble.check_on_every_call",
+							 gettext_noop("Checks each function as plnimble.check_on_first_call does, at every call."),
+							 NULL,
+							 &pln_check_on_every_call,
+							 false,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("plnimble.check_fatal_errors",
+							 gettext_noop("Makes an error found by the checks of check_on_first_call and check_on_every_call fail the call; off: a warning."),
+							 NULL,
+							 &pln_check_fatal_errors,
+							 true,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+
 	DefineCustomBoolVariable("plnimble.check_asserts",
 							 gettext_noop("Perform checks given in ASSERT statements."),
 							 NULL,
@@ -253,14 +269,18 @@ _PG_init(void)
 	inited = true;
 }
 
-/* Passive checking: once per compilation, until it passes */
+/*
+ * Passive checking: once per compilation, whether it passes or not (as
+ * plpgsql_check's fresh_start: the next call runs), or at every call.
+ */
 static inline void
 check_at_first_call_once(PlnFunction *func, FunctionCallInfo fcinfo)
 {
-	if (unlikely(pln_check_on_first_call) && !func->fn_first_call_checked)
+	if (unlikely(pln_check_on_first_call || pln_check_on_every_call) &&
+		(pln_check_on_every_call || !func->fn_first_call_checked))
 	{
-		pln_check_at_first_call(func, fcinfo);
 		func->fn_first_call_checked = true;
+		pln_check_at_first_call(func, fcinfo);
 	}
 }
 
@@ -443,6 +463,9 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 		procedure_resowner = ResourceOwnerCreate(NULL, "PL/nimble DO block resources");
 	PG_TRY();
 	{
+		/* passive checking: a DO block is compiled for each run */
+		if (unlikely(pln_check_on_first_call || pln_check_on_every_call))
+			pln_check_at_first_call(func, fake_fcinfo);
 		(void) pln_exec_function(func, fake_fcinfo, codeblock->atomic, true,
 								 procedure_resowner);
 	}

@@ -413,6 +413,7 @@ extern char *convert_value_to_string(PlnExecState *estate, Datum value,
 
 /* text_append.c: text variables that grow in place */
 extern void pln_choose_text_append(PlnExpr *expr, PlnVar *var);
+extern bool pln_text_append_would_apply(Node *value, PlnVar *var);
 extern void pln_param_eval_append_slot(ExprState *state,
 									   struct ExprEvalStep *op,
 									   ExprContext *econtext);

@@ -44,6 +44,7 @@
 #include "executor/execExpr.h"
 #include "fmgr.h"
 #include "nodes/nodeFuncs.h"
+#include "rewrite/rewriteManip.h"
 #include "utils/fmgroids.h"
 #include "utils/memutils.h"
 
@@ -187,6 +188,35 @@ pln_choose_text_append(PlnExpr *expr, PlnVar *var)
 	MemoryContextSwitchTo(oldcontext);
 	expr->simple_expr = (Expr *) top;
 	expr->text_append = kind;
+}
+
+/*
+ * Would an assignment of value (an analysed expression, not planned yet)
+ * to var append in place, as pln_choose_text_append decides when its plan
+ * is saved?  For plnimble_check, which warns about a string built by
+ * concatenation in a loop only when it is copied at every iteration.  A
+ * sublink keeps the expression from being simple, so from appending.
+ */
+bool
+pln_text_append_would_apply(Node *value, PlnVar *var)
+{
+	PlnTextAppend kind;
+	int			refs[2];
+
+	if (value == NULL ||
+		(var->datatype->typoid != TEXTOID &&
+		 var->datatype->typoid != VARCHAROID) ||
+		var->datatype->atttypmod >= 0 ||
+		exprType(value) != var->datatype->typoid ||
+		exprTypmod(value) >= 0 ||
+		checkExprHasSubLink(value))
+		return false;
+	if (find_append_leaf(value, var->dno, &kind) == NULL)
+		return false;
+	refs[0] = var->dno;
+	refs[1] = 0;
+	count_refs_walker(value, refs);
+	return refs[1] == 1;
 }
 
 /*

@@ -43,7 +43,12 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "parser/parse_coerce.h"
+#include "parser/parse_type.h"
+#include "parser/parser.h"
+#include "parser/scansup.h"
+#include "utils/varlena.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -60,10 +65,9 @@
 #include "plnimble.h"
 #include "tools/pln_check.h"
 
-PG_FUNCTION_INFO_V1(plnimble_check_function);
-PG_FUNCTION_INFO_V1(plnimble_check_function_tb);
-
 bool		pln_check_on_first_call = false;
+bool		pln_check_on_every_call = false;
+bool		pln_check_fatal_errors = true;
 
 typedef struct CheckState
 {
@@ -75,22 +79,48 @@ typedef struct CheckState
 	bool		stop;			/* fatal_errors and an error was found */
 	bool	   *read;			/* by dno: read somewhere */
 	bool	   *written;		/* by dno: assigned somewhere */
+	bool	   *sanitized;		/* by dno: last assigned a quoted value */
+	TupleDesc  *opened;			/* by dno: the result shape of the query
+								 * an unbound cursor was last opened for */
 	List	   *scope;			/* visible PlnVariables, innermost last */
 	char	  **why;			/* savepoint reasons, or NULL */
 	Query	   *last_query;		/* of the last check_expr with firstexpr */
 	int			loop_depth;		/* loops around the current statement */
 	List	   *query_loops;	/* enclosing FOR IN query loops */
-	List	   *scope_lens;		/* (int) length of scope before each
-								 * statement being walked */
-	List	   *unreachable;	/* (int) for each statement list being
-								 * walked: does its previous statement never
-								 * end? */
+	PlnStmt    *cur_stmt;		/* for walkers that report */
+	bool		returns_query;	/* a RETURN QUERY was seen */
+	char		needs_volatility;	/* PROVOLATILE_* the body needs, at
+									 * least: 'i' until something says
+									 * more */
+	int			subxact_depth;	/* bodies of blocks with handlers around */
+	int			handler_depth;	/* exception handlers around */
+	bool		disabled[PLN_PRAGMA_NWHAT];	/* by pragmas, to the end of the
+											 * statement list */
 } CheckState;
 
 static void check_stmts(CheckState *cs, List *stmts);
 static bool is_in_param(PlnFunction *func, int dno);
-static void check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query);
+static Node *check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query);
+static TupleDesc check_dynamic_query(CheckState *cs, PlnStmt *stmt, PlnExpr *query,
+									 List *params, bool into, bool *known);
+static void warn_unknown_dynamic_record(CheckState *cs, PlnStmt *stmt, PlnVariable *target);
+static void check_analysed(CheckState *cs, PlnStmt *stmt, CachedPlanSource *ps);
 static Node *strip_implicit(Node *node);
+static bool where_column_casts(Node *node, CheckState *cs);
+static void check_refcursor_literal(CheckState *cs, PlnStmt *stmt, Node *value);
+static char *const_string(Node *node);
+static void check_format_call(CheckState *cs, FuncExpr *fe);
+static TupleDesc record_desc(CheckState *cs, PlnRec *rec);
+static TupleDesc composite_value_desc(Node *value);
+static void check_composite_result(CheckState *cs, PlnStmt *stmt, TupleDesc got,
+								   bool retset, bool variable);
+static void check_recfield_target(CheckState *cs, PlnStmt *stmt, int dno);
+static void warn(CheckState *cs, PlnStmt *stmt, PlnCheckLevel level, int sqlerrcode,
+				 char *message, char *detail, char *hint);
+static bool concatenates_raw_param(CheckState *cs, Node *node);
+static bool format_takes_raw_string(CheckState *cs, FuncExpr *fe);
+static bool is_sanitized_value(Node *node);
+static void apply_pragmas(CheckState *cs, PlnStmt *stmt, List *strings);
 static void check_assign_cast_type(CheckState *cs, PlnStmt *stmt,
 								   Oid srctype, Oid dsttype);
 
@@ -110,8 +140,11 @@ add_finding(CheckState *cs, PlnStmt *stmt, PlnCheckLevel level,
 	f->stmtname = stmt ? pln_stmt_typename(stmt) : NULL;
 	f->sqlerrcode = sqlerrcode;
 	f->message = pstrdup(message);
-	cs->findings = lappend(cs->findings, f);
 	MemoryContextSwitchTo(oldcontext);
+	/* under a disable:check pragma, a finding is made but not reported */
+	if (cs->disabled[PLN_PRAGMA_CHECK])
+		return f;
+	cs->findings = lappend(cs->findings, f);
 	if (level == PLN_CHECK_ERROR && cs->opts->fatal_errors)
 		cs->stop = true;
 	return f;
@@ -126,11 +159,20 @@ wanted(CheckState *cs, PlnCheckLevel level)
 		case PLN_CHECK_ERROR:
 			return true;
 		case PLN_CHECK_WARNING:
-			return cs->opts->other_warnings;
+			return cs->opts->other_warnings &&
+				!cs->disabled[PLN_PRAGMA_OTHER_WARNINGS];
 		case PLN_CHECK_WARNING_EXTRA:
-			return cs->opts->extra_warnings;
+			return cs->opts->extra_warnings &&
+				!cs->disabled[PLN_PRAGMA_EXTRA_WARNINGS];
 		case PLN_CHECK_PERFORMANCE:
-			return cs->opts->performance_warnings;
+			return cs->opts->performance_warnings &&
+				!cs->disabled[PLN_PRAGMA_PERFORMANCE_WARNINGS];
+		case PLN_CHECK_SECURITY:
+			return cs->opts->security_warnings &&
+				!cs->disabled[PLN_PRAGMA_SECURITY_WARNINGS];
+		case PLN_CHECK_COMPATIBILITY:
+			return cs->opts->compatibility_warnings &&
+				!cs->disabled[PLN_PRAGMA_COMPATIBILITY_WARNINGS];
 	}
 	return false;
 }
@@ -159,6 +201,9 @@ warn_at_line(CheckState *cs, int lineno, PlnCheckLevel level,
 		return;
 	f = add_finding(cs, NULL, level, ERRCODE_SUCCESSFUL_COMPLETION, message);
 	f->lineno = lineno;
+	/* plpgsql_check names the statement of a declaration's finding so */
+	if (lineno > 0)
+		f->stmtname = "DECLARE";
 }
 
 /* An error caught while analysing a statement's SQL */
@@ -229,6 +274,17 @@ mark_reads(Node *node, CheckState *cs)
 		mark_dno(cs, ((Param *) node)->paramid - 1, cs->read);
 	if (IsA(node, Query))
 		return query_tree_walker((Query *) node, mark_reads, (void *) cs, 0);
+	/* a[i] := x stores into a: the old value of a is not "read" */
+	if (IsA(node, SubscriptingRef) &&
+		((SubscriptingRef *) node)->refassgnexpr != NULL &&
+		IsA(((SubscriptingRef *) node)->refexpr, Param))
+	{
+		SubscriptingRef *sr = (SubscriptingRef *) node;
+
+		return mark_reads((Node *) sr->refupperindexpr, cs) ||
+			mark_reads((Node *) sr->reflowerindexpr, cs) ||
+			mark_reads((Node *) sr->refassgnexpr, cs);
+	}
 	return expression_tree_walker(node, mark_reads, (void *) cs);
 }
 
@@ -260,54 +316,368 @@ unknown_record_was_assigned(CheckState *cs, PlnExpr *expr)
 	return cs->func->fn_is_trigger;	/* NEW and OLD without relid */
 }
 
-typedef struct CheckExprArgs
-{
-	CheckState *cs;
-	PlnExpr    *expr;
-	bool		firstexpr;		/* is the first column wanted? */
-	TupleDesc	result;
-	Node	   *first;
-} CheckExprArgs;
-
-/* check_expr's work, in its subtransaction (and the caller's context) */
+/*
+ * format() with a constant format string: the arguments it takes must be
+ * there, its type specifiers known (else the call fails), and an argument
+ * it never takes is likely a mistake (a warning).
+ */
 static void
-check_expr_work(void *arg)
+check_format_call(CheckState *cs, FuncExpr *fe)
 {
-	CheckExprArgs *args = (CheckExprArgs *) arg;
-	PlnExpr    *expr = args->expr;
-	MemoryContext oldcontext = CurrentMemoryContext;
-	SPIPrepareOptions options;
-	SPIPlanPtr	plan;
-	List	   *sources;
+	char	   *fmt;
+	const char *p;
+	int			nargs = list_length(fe->args) - 1;
+	int			argno = 0;		/* next argument, from 0 */
+	int			used = 0;		/* highest argument taken, from 1 */
 
-	memset(&options, 0, sizeof(options));
-	options.parserSetup = (ParserSetupHook) pln_parser_setup;
-	options.parserSetupArg = (void *) expr;
-	options.parseMode = expr->parseMode;
-	options.cursorOptions = CURSOR_OPT_PARALLEL_OK;
-	args->cs->estate->cur_expr = expr;
-	plan = SPI_prepare_extended(expr->query, &options);
-	if (plan == NULL)
-		elog(ERROR, "SPI_prepare_extended failed for \"%s\": %s",
-			 expr->query, SPI_result_code_string(SPI_result));
-	sources = SPI_plan_get_plan_sources(plan);
-	if (list_length(sources) == 1)
+	if (fe->funcvariadic || (fmt = const_string(linitial(fe->args))) == NULL)
+		return;
+	for (p = fmt; *p; p++)
 	{
-		CachedPlanSource *ps = (CachedPlanSource *) linitial(sources);
+		int			n = 0;
+		const char *save;
 
-		MemoryContextSwitchTo(oldcontext);
-		if (ps->resultDesc != NULL)
-			args->result = CreateTupleDescCopy(ps->resultDesc);
-		if (args->firstexpr && list_length(ps->query_list) == 1)
+		if (*p != '%')
+			continue;
+		p++;
+		if (*p == '%')
+			continue;
+		save = p;
+		while (isdigit((unsigned char) *p))
+			n = n * 10 + (*p++ - '0');
+		if (*p == '$' && n > 0)
 		{
-			Query	   *q = linitial_node(Query, ps->query_list);
+			argno = n - 1;
+			p++;
+		}
+		else
+			p = save;
+		/* flags, and a width that may be taken from an argument */
+		while (*p == '-')
+			p++;
+		if (*p == '*')
+		{
+			p++;
+			n = 0;
+			save = p;
+			while (isdigit((unsigned char) *p))
+				n = n * 10 + (*p++ - '0');
+			if (*p == '$' && n > 0)
+			{
+				used = Max(used, n);
+				p++;
+			}
+			else
+			{
+				p = save;
+				argno++;
+				used = Max(used, argno);
+			}
+		}
+		while (isdigit((unsigned char) *p))
+			p++;
+		if (*p == '\0')
+			return;				/* "unterminated format() type specifier" */
+		if (*p != 's' && *p != 'I' && *p != 'L')
+		{
+			warn(cs, cs->cur_stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_PARAMETER_VALUE,
+				 psprintf("unrecognized format() type specifier \"%c\"", *p),
+				 NULL, NULL);
+			return;
+		}
+		argno++;
+		used = Max(used, argno);
+	}
+	if (used > nargs)
+		warn(cs, cs->cur_stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_PARAMETER_VALUE,
+			 pstrdup("too few arguments for format()"), NULL, NULL);
+	else if (used < nargs)
+		warn(cs, cs->cur_stmt, PLN_CHECK_WARNING, ERRCODE_SUCCESSFUL_COMPLETION,
+			 pstrdup("unused parameters of function \"format\""), NULL, NULL);
+}
 
-			args->cs->last_query = copyObject(q);
-			if (q->commandType == CMD_SELECT && q->targetList != NIL)
-				args->first = copyObject((Node *) ((TargetEntry *) linitial(q->targetList))->expr);
+/* ----------
+ * Volatility: what the body needs, against what the routine is marked
+ * ----------
+ */
+static void
+needs_at_least(CheckState *cs, char v)
+{
+	if (v == PROVOLATILE_VOLATILE ||
+		(v == PROVOLATILE_STABLE && cs->needs_volatility == PROVOLATILE_IMMUTABLE))
+		cs->needs_volatility = v;
+}
+
+/* Does the query read a table (a relation of any kind, at any depth)? */
+static bool
+reads_relation(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, RangeTblEntry))
+		return ((RangeTblEntry *) node)->rtekind == RTE_RELATION;
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, reads_relation, context,
+								 QTW_EXAMINE_RTES_BEFORE);
+	return expression_tree_walker(node, reads_relation, context);
+}
+
+/* The volatility an analysed statement needs */
+static void
+note_query_volatility(CheckState *cs, Query *q)
+{
+	if (q->commandType != CMD_SELECT || q->rowMarks != NIL ||
+		q->hasModifyingCTE || contain_volatile_functions((Node *) q))
+		needs_at_least(cs, PROVOLATILE_VOLATILE);
+	else if (contain_mutable_functions((Node *) q) ||
+			 reads_relation((Node *) q, NULL))
+		needs_at_least(cs, PROVOLATILE_STABLE);
+}
+
+/*
+ * performance_warnings: a routine marked VOLATILE whose body needs only
+ * STABLE or IMMUTABLE, or STABLE that could be IMMUTABLE (the planner
+ * could do more with it), as plpgsql_check 2.3 reports it: not when the
+ * check stopped at an error (fatal_errors), nor STABLE for a VOLATILE one without arguments
+ * returning void (as plpgsql_check's regression suite shows it).
+ */
+static void
+check_volatility(CheckState *cs)
+{
+	PlnFunction *func = cs->func;
+	char		marked;
+
+	if (!OidIsValid(func->fn_oid) || func->fn_is_trigger ||
+		func->fn_is_event_trigger || func->fn_prokind == PROKIND_PROCEDURE)
+		return;
+	marked = func_volatile(func->fn_oid);
+	if (marked == PROVOLATILE_VOLATILE && func->fn_rettype == VOIDOID &&
+		func->fn_nargs == 0 && cs->needs_volatility != PROVOLATILE_IMMUTABLE)
+		return;
+	if (marked == cs->needs_volatility ||
+		(marked == PROVOLATILE_IMMUTABLE) ||
+		(marked == PROVOLATILE_STABLE && cs->needs_volatility != PROVOLATILE_IMMUTABLE) ||
+		cs->needs_volatility == PROVOLATILE_VOLATILE)
+		return;
+	warn(cs, NULL, PLN_CHECK_PERFORMANCE, ERRCODE_SUCCESSFUL_COMPLETION,
+		 psprintf("routine is marked as %s, should be %s",
+				  marked == PROVOLATILE_VOLATILE ? "VOLATILE" : "STABLE",
+				  cs->needs_volatility == PROVOLATILE_STABLE ? "STABLE" : "IMMUTABLE"),
+		 NULL,
+		 pstrdup("When you fix this issue, please, recheck other functions that uses this function."));
+}
+
+/*
+ * A nextval(), currval() or setval() of a relation that is not a sequence
+ * fails at run time; a constant argument can be looked at now.
+ */
+static bool
+check_sequence_calls(Node *node, CheckState *cs)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, FuncExpr))
+	{
+		FuncExpr   *fe = (FuncExpr *) node;
+
+		if ((fe->funcid == F_NEXTVAL || fe->funcid == F_CURRVAL ||
+			 fe->funcid == F_SETVAL_REGCLASS_INT8 ||
+			 fe->funcid == F_SETVAL_REGCLASS_INT8_BOOL) && fe->args != NIL)
+		{
+			Node	   *arg = strip_implicit(linitial(fe->args));
+
+			if (IsA(arg, Const) && !((Const *) arg)->constisnull &&
+				((Const *) arg)->consttype == REGCLASSOID)
+			{
+				Oid			relid = DatumGetObjectId(((Const *) arg)->constvalue);
+				char		relkind = get_rel_relkind(relid);
+
+				if (relkind != '\0' && relkind != RELKIND_SEQUENCE)
+					warn(cs, cs->cur_stmt, PLN_CHECK_ERROR, ERRCODE_WRONG_OBJECT_TYPE,
+						 psprintf("\"%s\" is not a sequence", get_rel_name(relid)),
+						 NULL, NULL);
+			}
 		}
 	}
-	SPI_freeplan(plan);
+	if (IsA(node, FuncExpr) &&
+		(((FuncExpr *) node)->funcid == F_FORMAT_TEXT_ANY ||
+		 ((FuncExpr *) node)->funcid == F_FORMAT_TEXT))
+		check_format_call(cs, (FuncExpr *) node);
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, check_sequence_calls, (void *) cs, 0);
+	return expression_tree_walker(node, check_sequence_calls, (void *) cs);
+}
+
+/*
+ * performance_warnings: a WHERE condition comparing a column with a
+ * variable of another type through an implicit cast of the column: an
+ * index on the column cannot be used.
+ */
+static bool
+find_column_casts(Node *node, CheckState *cs)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, OpExpr) && list_length(((OpExpr *) node)->args) == 2)
+	{
+		Node	   *l = linitial(((OpExpr *) node)->args);
+		Node	   *r = lsecond(((OpExpr *) node)->args);
+		int			k;
+
+		for (k = 0; k < 2; k++)
+		{
+			Node	   *col = k == 0 ? l : r;
+			Node	   *var = k == 0 ? r : l;
+
+			if (IsA(col, FuncExpr) &&
+				((FuncExpr *) col)->funcformat == COERCE_IMPLICIT_CAST &&
+				list_length(((FuncExpr *) col)->args) >= 1 &&
+				IsA(linitial(((FuncExpr *) col)->args), Var) &&
+				IsA(strip_implicit(var), Param) &&
+				((Param *) strip_implicit(var))->paramkind == PARAM_EXTERN)
+			{
+				warn(cs, cs->cur_stmt, PLN_CHECK_PERFORMANCE, ERRCODE_DATATYPE_MISMATCH,
+					 pstrdup("implicit cast of attribute caused by different PLpgSQL variable type in WHERE clause"),
+					 pstrdup("An index of some attribute cannot be used, when variable, used in predicate, has not right type like a attribute"),
+					 psprintf("Check a variable type - %s versus %s",
+							  format_type_be(exprType(linitial(((FuncExpr *) col)->args))),
+							  format_type_be(exprType(strip_implicit(var)))));
+				return false;
+			}
+		}
+	}
+	if (IsA(node, SubLink))
+	{
+		(void) where_column_casts(((SubLink *) node)->subselect, cs);
+		return expression_tree_walker(((SubLink *) node)->testexpr,
+									  find_column_casts, (void *) cs);
+	}
+	return expression_tree_walker(node, find_column_casts, (void *) cs);
+}
+
+static bool
+where_column_casts(Node *node, CheckState *cs)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, where_column_casts, (void *) cs, 0);
+	if (IsA(node, FromExpr))
+		(void) find_column_casts(((FromExpr *) node)->quals, cs);
+	else if (IsA(node, JoinExpr))
+		(void) find_column_casts(((JoinExpr *) node)->quals, cs);
+	else if (IsA(node, SubLink))
+		return where_column_casts(((SubLink *) node)->subselect, cs);
+	return expression_tree_walker(node, where_column_casts, (void *) cs);
+}
+
+/*
+ * CALL's output arguments must be variables that can be written: as the
+ * statement's first run would find (exec_sql.c, make_call_target).
+ */
+static void
+check_call_arguments(CheckState *cs, PlnStmt *stmt, CallStmt *call)
+{
+	HeapTuple	proctup;
+	Oid		   *argtypes;
+	char	  **argnames;
+	char	   *argmodes;
+	int			numargs;
+	int			i;
+	int			nout = 0;
+
+	if (call->outargs == NIL)
+		return;
+	proctup = SearchSysCache1(PROCOID, ObjectIdGetDatum(call->funcexpr->funcid));
+	if (!HeapTupleIsValid(proctup))
+		return;
+	numargs = get_func_arg_info(proctup, &argtypes, &argnames, &argmodes);
+	ReleaseSysCache(proctup);
+	for (i = 0; i < numargs && nout < list_length(call->outargs); i++)
+	{
+		Node	   *arg;
+
+		if (argmodes == NULL ||
+			(argmodes[i] != PROARGMODE_INOUT && argmodes[i] != PROARGMODE_OUT))
+			continue;
+		arg = list_nth(call->outargs, nout++);
+		if (IsA(arg, Param) && ((Param *) arg)->paramkind == PARAM_EXTERN)
+		{
+			int			dno = ((Param *) arg)->paramid - 1;
+			PlnDatum   *datum;
+
+			if (dno < 0 || dno >= cs->func->ndatums)
+				continue;
+			datum = cs->estate->datums[dno];
+			if (datum->dtype == PLN_DTYPE_RECFIELD)
+				datum = cs->estate->datums[((PlnRecField *) datum)->recparentno];
+			if ((datum->dtype == PLN_DTYPE_VAR || datum->dtype == PLN_DTYPE_REC) &&
+				((PlnVariable *) datum)->isconst)
+				warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_ERROR_IN_ASSIGNMENT,
+					 psprintf("variable \"%s\" is declared CONSTANT",
+							  ((PlnVariable *) datum)->refname),
+					 NULL, NULL);
+			mark_dno(cs, dno, cs->written);
+		}
+		else
+			warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_SYNTAX_ERROR,
+				 argnames && argnames[i] && argnames[i][0] ?
+				 psprintf("procedure parameter \"%s\" is an output parameter but corresponding argument is not writable",
+						  argnames[i]) :
+				 psprintf("procedure parameter %d is an output parameter but corresponding argument is not writable",
+						  i + 1),
+				 NULL, NULL);
+	}
+}
+
+/*
+ * What the analysed statement shows that its run would fail on: a
+ * data-modifying statement in a function that is not VOLATILE (SPI runs
+ * it read-only), sequence functions on other relations, CALL's output
+ * arguments.
+ */
+static void
+check_analysed(CheckState *cs, PlnStmt *stmt, CachedPlanSource *ps)
+{
+	ListCell   *lc;
+
+	if (stmt == NULL)
+		return;
+	if (cs->func->fn_readonly && ps->raw_parse_tree != NULL)
+	{
+		Node	   *raw = ps->raw_parse_tree->stmt;
+		const char *what = NULL;
+
+		if (IsA(raw, InsertStmt))
+			what = "INSERT";
+		else if (IsA(raw, UpdateStmt))
+			what = "UPDATE";
+		else if (IsA(raw, DeleteStmt))
+			what = "DELETE";
+		else if (IsA(raw, MergeStmt))
+			what = "MERGE";
+		if (what != NULL)
+			warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_FEATURE_NOT_SUPPORTED,
+				 psprintf("%s is not allowed in a non volatile function", what),
+				 NULL, NULL);
+	}
+	cs->cur_stmt = stmt;
+	foreach(lc, ps->query_list)
+	{
+		Query	   *q = lfirst_node(Query, lc);
+
+		note_query_volatility(cs, q);
+		if (cs->opts->dependencies != NULL)
+			pln_check_collect_dependencies(cs->opts->dependencies, q);
+		if (q->commandType == CMD_UTILITY && q->utilityStmt != NULL &&
+			IsA(q->utilityStmt, CallStmt))
+			check_call_arguments(cs, stmt, (CallStmt *) q->utilityStmt);
+		else
+		{
+			(void) check_sequence_calls((Node *) q, cs);
+			(void) where_column_casts((Node *) q, cs);
+		}
+	}
 }
 
 /*
@@ -321,10 +691,10 @@ check_expr_work(void *arg)
 static TupleDesc
 check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 {
-	CheckExprArgs args;
-	ErrorData  *edata;
-	TupleDesc	result;
-	Node	   *first;
+	MemoryContext oldcontext = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	TupleDesc volatile result = NULL;
+	Node	   *volatile first = NULL;
 
 	if (firstexpr)
 		*firstexpr = NULL;
@@ -332,15 +702,57 @@ check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 	if (expr == NULL || cs->stop)
 		return NULL;
 
-	memset(&args, 0, sizeof(args));
-	args.cs = cs;
-	args.expr = expr;
-	args.firstexpr = (firstexpr != NULL);
-	edata = pln_try_in_subtransaction(check_expr_work, &args, false);
-	result = args.result;
-	first = args.first;
-	if (edata != NULL)
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcontext);
+	PG_TRY();
 	{
+		SPIPrepareOptions options;
+		SPIPlanPtr	plan;
+		List	   *sources;
+
+		memset(&options, 0, sizeof(options));
+		options.parserSetup = (ParserSetupHook) pln_parser_setup;
+		options.parserSetupArg = (void *) expr;
+		options.parseMode = expr->parseMode;
+		options.cursorOptions = CURSOR_OPT_PARALLEL_OK;
+		cs->estate->cur_expr = expr;
+		plan = SPI_prepare_extended(expr->query, &options);
+		if (plan == NULL)
+			elog(ERROR, "SPI_prepare_extended failed for \"%s\": %s",
+				 expr->query, SPI_result_code_string(SPI_result));
+		sources = SPI_plan_get_plan_sources(plan);
+		if (list_length(sources) == 1)
+		{
+			CachedPlanSource *ps = (CachedPlanSource *) linitial(sources);
+
+			MemoryContextSwitchTo(oldcontext);
+			check_analysed(cs, stmt, ps);
+			if (ps->resultDesc != NULL)
+				result = CreateTupleDescCopy(ps->resultDesc);
+			if (firstexpr && list_length(ps->query_list) == 1)
+			{
+				Query	   *q = linitial_node(Query, ps->query_list);
+
+				cs->last_query = copyObject(q);
+				if (q->commandType == CMD_SELECT && q->targetList != NIL)
+					first = copyObject((Node *) ((TargetEntry *) linitial(q->targetList))->expr);
+			}
+		}
+		SPI_freeplan(plan);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcontext);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
 		result = NULL;
 		first = NULL;
 		if (edata->sqlerrcode != ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE ||
@@ -348,6 +760,7 @@ check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 			add_error_finding(cs, stmt, edata);
 		FreeErrorData(edata);
 	}
+	PG_END_TRY();
 
 	/* an assignment's target is among its parameters: see mark_reads */
 	if (expr->target_param < 0)
@@ -378,33 +791,59 @@ check_assign_cast(CheckState *cs, PlnStmt *stmt, Node *value, Oid dsttype)
 	else if (IsA(value, RelabelType))
 		value = (Node *) ((RelabelType *) value)->arg;
 
+	/* a constant is converted once, when the plan is made */
+	if (IsA(value, Const))
+		return;
 	check_assign_cast_type(cs, stmt, exprType(value), dsttype);
 }
 
-/* The same, for a value of type srctype */
+/*
+ * The same, for a value of type srctype.  As plpgsql_check grades it: a
+ * conversion the parser would do by itself (implicit or assignment) is a
+ * hidden cost (performance); one that needs an explicit cast can fail
+ * (warning); one with no cast at all is likely a bug (warning).  A
+ * binary-compatible one costs nothing.
+ */
 static void
 check_assign_cast_type(CheckState *cs, PlnStmt *stmt, Oid srctype,
 					   Oid dsttype)
 {
 	Oid			funcid;
+	CoercionPathType path;
+	PlnCheckLevel level;
+	const char *hint;
 
 	if (!OidIsValid(srctype) || !OidIsValid(dsttype))
 		return;
 	if (srctype == dsttype || srctype == UNKNOWNOID ||
 		getBaseType(dsttype) == srctype)
 		return;
-	if (find_coercion_pathway(dsttype, srctype, COERCION_IMPLICIT,
-							  &funcid) != COERCION_PATH_NONE)
+	path = find_coercion_pathway(dsttype, srctype, COERCION_IMPLICIT, &funcid);
+	if (path == COERCION_PATH_RELABELTYPE)
 		return;
-
-	warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_DATATYPE_MISMATCH,
+	if (path != COERCION_PATH_NONE ||
+		find_coercion_pathway(dsttype, srctype, COERCION_ASSIGNMENT,
+							  &funcid) != COERCION_PATH_NONE)
+	{
+		level = PLN_CHECK_PERFORMANCE;
+		hint = "Hidden casting can be a performance issue.";
+	}
+	else if (find_coercion_pathway(dsttype, srctype, COERCION_EXPLICIT,
+								   &funcid) != COERCION_PATH_NONE)
+	{
+		level = PLN_CHECK_WARNING;
+		hint = "The input expression type does not have an assignment cast to the target type.";
+	}
+	else
+	{
+		level = PLN_CHECK_WARNING;
+		hint = "There are no possible explicit coercion between those types, possibly bug!";
+	}
+	warn(cs, stmt, level, ERRCODE_DATATYPE_MISMATCH,
 		 pstrdup("target type is different type than source type"),
 		 psprintf("cast \"%s\" value to \"%s\" type",
 				  format_type_be(srctype), format_type_be(dsttype)),
-		 find_coercion_pathway(dsttype, srctype, COERCION_ASSIGNMENT,
-							   &funcid) == COERCION_PATH_NONE ?
-		 pstrdup("The input expression type does not have an assignment cast to the target type.") :
-		 pstrdup("The conversion may round or fail at run time."));
+		 pstrdup(hint));
 }
 
 /* The type of a variable datum, or InvalidOid */
@@ -457,6 +896,57 @@ check_strict_multi_assignment(CheckState *cs, PlnStmt *stmt, int ncols,
 }
 
 /*
+ * A query's columns stored into a record of declared row type, field by
+ * field: a composite column cannot go into a scalar field, and a count
+ * that differs leaves fields NULL or drops columns.
+ */
+static void
+check_composite_target(CheckState *cs, PlnStmt *stmt, PlnRec *rec,
+					   TupleDesc tupdesc)
+{
+	TupleDesc	decl = lookup_rowtype_tupdesc_noerror(rec->rectypeid, -1, true);
+	int			i,
+				j;
+	int			ncols,
+				nfields;
+
+	if (decl == NULL)
+		return;
+	ncols = live_columns(tupdesc);
+	nfields = live_columns(decl);
+	for (i = 0, j = 0; i < tupdesc->natts && j < decl->natts; i++, j++)
+	{
+		Form_pg_attribute src,
+					dst;
+
+		while (i < tupdesc->natts && TupleDescAttr(tupdesc, i)->attisdropped)
+			i++;
+		while (j < decl->natts && TupleDescAttr(decl, j)->attisdropped)
+			j++;
+		if (i >= tupdesc->natts || j >= decl->natts)
+			break;
+		src = TupleDescAttr(tupdesc, i);
+		dst = TupleDescAttr(decl, j);
+		if (type_is_rowtype(src->atttypid) && !type_is_rowtype(dst->atttypid))
+		{
+			warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_DATATYPE_MISMATCH,
+				 psprintf("cannot cast composite value of \"%s\" type to a scalar value of \"%s\" type",
+						  format_type_be(src->atttypid), format_type_be(dst->atttypid)),
+				 NULL, NULL);
+			break;
+		}
+	}
+	ReleaseTupleDesc(decl);
+	if (ncols != nfields &&
+		!(pln_extra_errors & PLN_XCHECK_STRICTMULTIASSIGNMENT) &&
+		!(pln_extra_warnings & PLN_XCHECK_STRICTMULTIASSIGNMENT))
+		warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_SUCCESSFUL_COMPLETION,
+			 pstrdup(ncols < nfields ? "too few attributes for composite variable" :
+					 "too many attributes for composite variable"),
+			 NULL, NULL);
+}
+
+/*
  * A query's result stored in an INTO target, a loop's row or a record:
  * a row must have as many variables as the result has columns; a record
  * takes the result's shape, so that later statements see its fields.
@@ -476,6 +966,9 @@ check_target(CheckState *cs, PlnStmt *stmt, PlnVariable *target,
 		PlnRow	   *row = (PlnRow *) target;
 		int			ncols = live_columns(tupdesc);
 		int			i;
+
+		for (i = 0; i < row->nfields; i++)
+			check_recfield_target(cs, stmt, row->varnos[i]);
 
 		if (ncols != row->nfields &&
 			check_strict_multi_assignment(cs, stmt, ncols, row->nfields))
@@ -498,23 +991,21 @@ check_target(CheckState *cs, PlnStmt *stmt, PlnVariable *target,
 			{
 				Form_pg_attribute att = TupleDescAttr(tupdesc, i);
 				Oid			dst;
-				Oid			funcid;
 
 				if (att->attisdropped)
 					continue;
 				dst = row->varnos[col] >= 0 ? var_type(cs, row->varnos[col]) : InvalidOid;
 				col++;
-				if (!OidIsValid(dst) || dst == att->atttypid ||
-					att->atttypid == UNKNOWNOID ||
-					find_coercion_pathway(dst, att->atttypid, COERCION_IMPLICIT,
-										  &funcid) != COERCION_PATH_NONE)
+				if (OidIsValid(dst) && type_is_rowtype(att->atttypid) &&
+					!type_is_rowtype(dst))
+				{
+					warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_DATATYPE_MISMATCH,
+						 psprintf("cannot cast composite value of \"%s\" type to a scalar value of \"%s\" type",
+								  format_type_be(att->atttypid), format_type_be(dst)),
+						 NULL, NULL);
 					continue;
-				warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_DATATYPE_MISMATCH,
-					 pstrdup("target type is different type than source type"),
-					 psprintf("cast \"%s\" value to \"%s\" type",
-							  format_type_be(att->atttypid),
-							  format_type_be(dst)),
-					 pstrdup("The conversion may round or fail at run time."));
+				}
+				check_assign_cast_type(cs, stmt, att->atttypid, dst);
 			}
 		}
 	}
@@ -529,8 +1020,11 @@ check_target(CheckState *cs, PlnStmt *stmt, PlnVariable *target,
 			BlessTupleDesc(blessed);
 			pln_rec_set_empty(cs->estate, rec, blessed);
 		}
-		else if (pln_extra_errors & PLN_XCHECK_STRICTMULTIASSIGNMENT ||
-				 pln_extra_warnings & PLN_XCHECK_STRICTMULTIASSIGNMENT)
+		else
+			check_composite_target(cs, stmt, rec, tupdesc);
+		if (rec->rectypeid != RECORDOID &&
+			(pln_extra_errors & PLN_XCHECK_STRICTMULTIASSIGNMENT ||
+			 pln_extra_warnings & PLN_XCHECK_STRICTMULTIASSIGNMENT))
 		{
 			/* a declared row type takes the columns field by field */
 			TupleDesc	decl = lookup_rowtype_tupdesc_noerror(rec->rectypeid,
@@ -573,7 +1067,8 @@ function_result_desc(CheckState *cs)
 		return NULL;
 	desc = build_function_result_tupdesc_t(tup);
 	ReleaseSysCache(tup);
-	if (desc == NULL && cs->func->fn_rettype != RECORDOID)
+	if (desc == NULL && cs->func->fn_rettype != RECORDOID &&
+		type_is_rowtype(cs->func->fn_rettype))
 		desc = lookup_rowtype_tupdesc_copy(cs->func->fn_rettype, -1);
 	return desc;
 }
@@ -636,6 +1131,9 @@ check_scalar_result(CheckState *cs, PlnStmt *stmt, PlnExpr *expr,
 	TupleDesc	desc;
 
 	desc = check_expr(cs, stmt, expr, &first);
+	if (desc != NULL && desc->natts == 1 && first != NULL &&
+		cs->func->fn_retistuple)
+		check_composite_result(cs, stmt, composite_value_desc(first), retset, false);
 	if (desc == NULL || !returns_scalar(cs, retset))
 		return;
 	if (desc->natts != 1)
@@ -644,7 +1142,127 @@ check_scalar_result(CheckState *cs, PlnStmt *stmt, PlnExpr *expr,
 			 pstrdup("query returned more than one column"), NULL, NULL);
 		return;
 	}
-	check_assign_cast(cs, stmt, first, cs->func->fn_rettype);
+	if (cs->func->fn_rettype == REFCURSOROID)
+		check_refcursor_literal(cs, stmt, first);
+	/* a RETURN of a constant is reported, of NULL not (plpgsql_check) */
+	if (first != NULL && IsA(strip_implicit(first), Const) &&
+		!((Const *) strip_implicit(first))->constisnull)
+		check_assign_cast_type(cs, stmt, exprType(strip_implicit(first)),
+							   cs->func->fn_rettype);
+	else
+		check_assign_cast(cs, stmt, first, cs->func->fn_rettype);
+}
+
+/* The row type of a composite value, if it can be known now, or NULL */
+static TupleDesc
+composite_value_desc(Node *value)
+{
+	Oid			typid;
+	TupleDesc	desc = NULL;
+	MemoryContext oldcontext = CurrentMemoryContext;
+
+	if (value == NULL)
+		return NULL;
+	typid = exprType(value);
+	if (typid == RECORDOID)
+	{
+		PG_TRY();
+		{
+			desc = get_expr_result_tupdesc(value, true);
+		}
+		PG_CATCH();
+		{
+			MemoryContextSwitchTo(oldcontext);
+			FlushErrorState();
+			desc = NULL;
+		}
+		PG_END_TRY();
+		return desc ? CreateTupleDescCopy(desc) : NULL;
+	}
+	if (type_is_rowtype(typid))
+		return lookup_rowtype_tupdesc_copy(typid, exprTypmod(value));
+	return NULL;
+}
+
+/* The row type of a record or row variable, if known now, or NULL */
+static TupleDesc
+variable_row_desc(CheckState *cs, int dno)
+{
+	PlnDatum   *datum = cs->estate->datums[dno];
+
+	if (datum->dtype == PLN_DTYPE_REC)
+		return record_desc(cs, (PlnRec *) datum);
+	if (datum->dtype == PLN_DTYPE_ROW)
+	{
+		PlnRow	   *row = (PlnRow *) datum;
+		TupleDesc	desc = CreateTemplateTupleDesc(row->nfields);
+		int			i;
+
+		for (i = 0; i < row->nfields; i++)
+		{
+			Oid			t = row->varnos[i] >= 0 ? var_type(cs, row->varnos[i]) : InvalidOid;
+
+			if (!OidIsValid(t))
+				return NULL;
+			TupleDescInitEntry(desc, i + 1, row->fieldnames[i], t, -1, 0);
+		}
+		return desc;
+	}
+	return NULL;
+}
+
+/*
+ * RETURN (retset false) or RETURN NEXT (true) of a composite value in a
+ * function returning rows: its columns must be the result's, in number
+ * and type, as the conversion at run time requires.
+ */
+static void
+check_composite_result(CheckState *cs, PlnStmt *stmt, TupleDesc got,
+					   bool retset, bool variable)
+{
+	TupleDesc	want;
+	int			i,
+				j;
+	int			ngot,
+				nwant;
+	const char *msg = retset && variable ?
+		"wrong record type supplied in RETURN NEXT" :
+		"returned record type does not match expected record type";
+
+	if (got == NULL || cs->func->fn_retset != retset || cs->func->fn_is_trigger ||
+		!cs->func->fn_retistuple || (want = function_result_desc(cs)) == NULL)
+		return;
+	ngot = live_columns(got);
+	nwant = live_columns(want);
+	if (ngot != nwant)
+	{
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_DATATYPE_MISMATCH, pstrdup(msg),
+			 psprintf("Number of returned columns (%d) does not match expected column count (%d).",
+					  ngot, nwant), NULL);
+		return;
+	}
+	for (i = 0, j = 0; i < got->natts && j < want->natts; i++, j++)
+	{
+		Form_pg_attribute g,
+					w;
+
+		while (i < got->natts && TupleDescAttr(got, i)->attisdropped)
+			i++;
+		while (j < want->natts && TupleDescAttr(want, j)->attisdropped)
+			j++;
+		if (i >= got->natts || j >= want->natts)
+			break;
+		g = TupleDescAttr(got, i);
+		w = TupleDescAttr(want, j);
+		if (g->atttypid != w->atttypid && g->atttypid != UNKNOWNOID)
+		{
+			warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_DATATYPE_MISMATCH, pstrdup(msg),
+				 psprintf("Returned type %s does not match expected type %s in column %d.",
+						  format_type_be(g->atttypid), format_type_be(w->atttypid),
+						  j + 1), NULL);
+			return;
+		}
+	}
 }
 
 /* RETURN expr of a function returning one value */
@@ -658,6 +1276,9 @@ check_return_value(CheckState *cs, PlnStmtReturn *ret)
 			check_assign_cast_type(cs, (PlnStmt *) ret,
 								   var_type(cs, ret->retvarno),
 								   cs->func->fn_rettype);
+		else
+			check_composite_result(cs, (PlnStmt *) ret,
+								   variable_row_desc(cs, ret->retvarno), false, true);
 		return;
 	}
 	check_scalar_result(cs, (PlnStmt *) ret, ret->expr, false);
@@ -668,58 +1289,86 @@ check_return_value(CheckState *cs, PlnStmtReturn *ret)
  * ----------
  */
 
-static PlnWalkResult
-is_exit(PlnStmt *stmt, void *arg)
-{
-	return stmt->cmd_type == PLN_STMT_EXIT && ((PlnStmtExit *) stmt)->is_exit ?
-		PLN_WALK_STOP : PLN_WALK_CONTINUE;
-}
-
 /* Does the list contain an EXIT (at any depth) that could end a loop? */
 static bool
 contains_exit(List *stmts)
 {
-	return pln_stmts_any(stmts, is_exit, NULL);
+	ListCell   *lc;
+
+	check_stack_depth();
+	foreach(lc, stmts)
+	{
+		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+		ListCell   *b;
+
+		if (stmt->cmd_type == PLN_STMT_EXIT && ((PlnStmtExit *) stmt)->is_exit)
+			return true;
+		foreach(b, pln_stmt_nested_bodies(stmt))
+			if (contains_exit((List *) lfirst(b)))
+				return true;
+	}
+	return false;
 }
 
 static bool stmts_never_end(List *stmts);
 
-/*
- * May running the body continue after the statement it is nested in (for
- * pln_stmt_visit_bodies: true stops the visit)?  A loop's body may: the
- * loop can end (LOOP is looked at on its own).  A CASE without ELSE
- * raises case_not_found when no WHEN matches.
- */
-static bool
-branch_may_end(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
-{
-	if (body->role == PLN_BODY_LOOP)
-		return true;
-	if (body->role == PLN_BODY_ELSE && stmt->cmd_type == PLN_STMT_CASE &&
-		!((PlnStmtCase *) stmt)->have_else)
-		return false;
-	return !stmts_never_end(body->stmts);
-}
-
-/*
- * Does running the statement never continue with the next one?  When in
- * doubt it may (a statement found unreachable is only a warning).
- */
+/* Does running the statement never continue with the next one? */
 static bool
 stmt_never_ends(PlnStmt *stmt)
 {
-	if (stmt->cmd_type == PLN_STMT_RETURN)
-		return true;
-	if (stmt->cmd_type == PLN_STMT_RAISE)
-		return ((PlnStmtRaise *) stmt)->elog_level >= ERROR;
-	if (stmt->cmd_type == PLN_STMT_EXIT)
-		return ((PlnStmtExit *) stmt)->cond == NULL;
-	if (stmt->cmd_type == PLN_STMT_LOOP)
-		return !contains_exit(((PlnStmtLoop *) stmt)->body);
-	/* a block, IF or CASE: when every way through it never ends */
-	if (!pln_stmt_kinds[stmt->cmd_type].nests)
-		return false;
-	return !pln_stmt_visit_bodies(stmt, branch_may_end, NULL);
+	ListCell   *lc;
+
+	switch (stmt->cmd_type)
+	{
+		case PLN_STMT_RETURN:
+			return true;
+		case PLN_STMT_RAISE:
+			return ((PlnStmtRaise *) stmt)->elog_level >= ERROR;
+		case PLN_STMT_EXIT:
+			return ((PlnStmtExit *) stmt)->cond == NULL;
+		case PLN_STMT_BLOCK:
+			{
+				PlnStmtBlock *block = (PlnStmtBlock *) stmt;
+
+				if (!stmts_never_end(block->body))
+					return false;
+				if (block->exceptions)
+				{
+					foreach(lc, block->exceptions->actions)
+						if (!stmts_never_end(((PlnExceptionAction *) lfirst(lc))->action))
+							return false;
+				}
+				return true;
+			}
+		case PLN_STMT_IF:
+			{
+				PlnStmtIf  *ifs = (PlnStmtIf *) stmt;
+
+				if (ifs->else_body == NIL || !stmts_never_end(ifs->then_body) ||
+					!stmts_never_end(ifs->else_body))
+					return false;
+				foreach(lc, ifs->elsif_list)
+					if (!stmts_never_end(((PlnIfElsif *) lfirst(lc))->stmts))
+						return false;
+				return true;
+			}
+		case PLN_STMT_CASE:
+			{
+				PlnStmtCase *cases = (PlnStmtCase *) stmt;
+
+				/* without ELSE, no match raises case_not_found */
+				if (cases->have_else && !stmts_never_end(cases->else_stmts))
+					return false;
+				foreach(lc, cases->case_when_list)
+					if (!stmts_never_end(((PlnCaseWhen *) lfirst(lc))->stmts))
+						return false;
+				return true;
+			}
+		case PLN_STMT_LOOP:
+			return !contains_exit(((PlnStmtLoop *) stmt)->body);
+		default:
+			return false;
+	}
 }
 
 static bool
@@ -745,7 +1394,8 @@ stmts_never_end(List *stmts)
  * it is reported here, at its line), else a warning extra.
  */
 static void
-report_shadowing(CheckState *cs, PlnVariable *var, PlnVariable *outer)
+report_shadowing(CheckState *cs, PlnStmtBlock *block, PlnVariable *var,
+				 PlnVariable *outer)
 {
 	if (pln_extra_errors & PLN_XCHECK_SHADOWVAR)
 	{
@@ -759,11 +1409,19 @@ report_shadowing(CheckState *cs, PlnVariable *var, PlnVariable *outer)
 										"shadowed_variables check of extra_errors is active.");
 		return;
 	}
-	warn_at_line(cs, var->lineno, PLN_CHECK_WARNING_EXTRA,
-				 psprintf(outer->lineno == 0 ?
-						  "parameter \"%s\" is shadowed" :
-						  "variable \"%s\" shadows a previously defined variable",
-						  var->refname));
+	/* as plpgsql_check reports it: at the block that declares it */
+	if (outer->lineno == 0)
+		warn(cs, (PlnStmt *) block, PLN_CHECK_WARNING,
+			 ERRCODE_SUCCESSFUL_COMPLETION,
+			 psprintf("parameter \"%s\" is overlapped", var->refname),
+			 pstrdup("Local variable overlap function parameter."), NULL);
+	else
+		warn(cs, (PlnStmt *) block, PLN_CHECK_WARNING_EXTRA,
+			 ERRCODE_SUCCESSFUL_COMPLETION,
+			 psprintf("variable \"%s\" shadows a previously defined variable",
+					  var->refname),
+			 NULL,
+			 pstrdup("SET plnimble.extra_warnings TO 'shadowed_variables'"));
 }
 
 /* Declarations of a block: defaults, and names that hide outer ones */
@@ -785,7 +1443,7 @@ check_declarations(CheckState *cs, PlnStmtBlock *block)
 
 			if (outer->refname != NULL && strcmp(outer->refname, var->refname) == 0)
 			{
-				report_shadowing(cs, var, outer);
+				report_shadowing(cs, block, var, outer);
 				break;
 			}
 		}
@@ -797,6 +1455,25 @@ check_declarations(CheckState *cs, PlnStmtBlock *block)
 			if (var->dtype == PLN_DTYPE_VAR)
 				check_assign_cast(cs, (PlnStmt *) block, first,
 								  ((PlnVar *) var)->datatype->typoid);
+			else if (var->dtype == PLN_DTYPE_REC &&
+					 ((PlnRec *) var)->rectypeid != RECORDOID)
+			{
+				/* a ROW(...) default with fewer or more fields */
+				TupleDesc	got = composite_value_desc(first);
+				TupleDesc	decl = got ? lookup_rowtype_tupdesc_noerror(((PlnRec *) var)->rectypeid, -1, true) : NULL;
+
+				if (decl != NULL)
+				{
+					if (live_columns(got) != live_columns(decl))
+						warn(cs, (PlnStmt *) block, PLN_CHECK_WARNING,
+							 ERRCODE_SUCCESSFUL_COMPLETION,
+							 pstrdup(live_columns(got) < live_columns(decl) ?
+									 "too few attributes for composite variable" :
+									 "too many attributes for composite variable"),
+							 NULL, NULL);
+					ReleaseTupleDesc(decl);
+				}
+			}
 		}
 		/* a bound cursor's query is checked where it is opened */
 		if (var->dtype == PLN_DTYPE_VAR &&
@@ -815,22 +1492,31 @@ check_declarations(CheckState *cs, PlnStmtBlock *block)
 		cs->scope = lappend(cs->scope, cs->estate->datums[block->initvarnos[i]]);
 }
 
-static bool
-is_loop_body(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
-{
-	return body->role == PLN_BODY_LOOP;
-}
-
 /* Does the statement run its body repeatedly? */
 static bool
 is_loop(PlnStmt *stmt)
 {
-	return pln_stmt_visit_bodies(stmt, is_loop_body, NULL);
+	switch (stmt->cmd_type)
+	{
+		case PLN_STMT_LOOP:
+		case PLN_STMT_WHILE:
+		case PLN_STMT_FORI:
+		case PLN_STMT_FORS:
+		case PLN_STMT_FORC:
+		case PLN_STMT_DYNFORS:
+		case PLN_STMT_FOREACH_A:
+			return true;
+		default:
+			return false;
+	}
 }
 
 /*
  * performance_warnings: s := s || ... in a loop, on a text variable that
- * grows with every iteration (each one copies the whole string).
+ * grows with every iteration, when each one copies the whole string: not
+ * when the language appends in place (s := s || text, concat(s, ...):
+ * text_append.c), only for other shapes (s := s || 1, a varchar(n), s
+ * read again in the tail).
  */
 static void
 check_growing_text(CheckState *cs, PlnStmtAssign *assign, Node *value)
@@ -849,24 +1535,16 @@ check_growing_text(CheckState *cs, PlnStmtAssign *assign, Node *value)
 	left = strip_implicit(linitial(op->args));
 	if (!IsA(left, Param) || ((Param *) left)->paramid - 1 != assign->varno)
 		return;
+	/* the language appends such an assignment in place (text_append.c) */
+	if (cs->estate->datums[assign->varno]->dtype == PLN_DTYPE_VAR &&
+		pln_text_append_would_apply(value, (PlnVar *) cs->estate->datums[assign->varno]))
+		return;
 	warn(cs, (PlnStmt *) assign, PLN_CHECK_PERFORMANCE,
 		 ERRCODE_SUCCESSFUL_COMPLETION,
 		 psprintf("text variable \"%s\" grows by concatenation in a loop",
 				  ((PlnVariable *) cs->estate->datums[assign->varno])->refname),
 		 pstrdup("Each iteration copies the whole string."),
 		 pstrdup("string_agg() or array_to_string() of an array builds it once."));
-}
-
-/* Is dno one of the n of dnos? */
-static bool
-dno_among(const int *dnos, int n, int dno)
-{
-	int			i;
-
-	for (i = 0; i < n; i++)
-		if (dnos[i] == dno)
-			return true;
-	return false;
 }
 
 /*
@@ -895,8 +1573,13 @@ check_query_in_query_loop(CheckState *cs, PlnStmt *stmt, PlnExpr *expr)
 		else if (loopvar->dtype == PLN_DTYPE_ROW)
 		{
 			PlnRow	   *row = (PlnRow *) loopvar;
+			int			i;
+			bool		member = false;
 
-			if (!dno_among(row->varnos, row->nfields, dno))
+			for (i = 0; i < row->nfields; i++)
+				if (row->varnos[i] == dno)
+					member = true;
+			if (!member)
 				return;
 			any = true;
 		}
@@ -912,12 +1595,32 @@ check_query_in_query_loop(CheckState *cs, PlnStmt *stmt, PlnExpr *expr)
 }
 
 /* A condition: its value is converted to boolean */
+/*
+ * An expression whose value is used (a condition, a loop bound, a RAISE
+ * parameter): it must give one column, or the statement fails at run
+ * time.
+ */
+static TupleDesc
+check_value_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr,
+				 Node **firstexpr)
+{
+	TupleDesc	desc = check_expr(cs, stmt, expr, firstexpr);
+
+	if (desc != NULL && desc->natts != 1)
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_SYNTAX_ERROR,
+			 psprintf(desc->natts == 0 ? "query \"%s\" returned no columns" :
+					  "query \"%s\" returned %d columns",
+					  expr->query, desc->natts),
+			 NULL, NULL);
+	return desc;
+}
+
 static void
 check_condition(CheckState *cs, PlnStmt *stmt, PlnExpr *cond)
 {
 	Node	   *first;
 
-	(void) check_expr(cs, stmt, cond, &first);
+	(void) check_value_expr(cs, stmt, cond, &first);
 	check_assign_cast(cs, stmt, first, BOOLOID);
 }
 
@@ -932,13 +1635,359 @@ cursor_query(CheckState *cs, int curvar)
 	return ((PlnVar *) datum)->cursor_explicit_expr;
 }
 
+/* ----------
+ * Pragmas (check_pragma.c parses them)
+ * ----------
+ */
+
+/* A pragma that cannot be applied: a warning to the client, as plpgsql_check */
 static void
-check_expr_list(CheckState *cs, PlnStmt *stmt, List *exprs)
+pragma_not_processed(PlnStmt *stmt, const char *str, PlnPragma *pragma,
+					 const char *why)
+{
+	if (pragma->kind == PLN_PRAGMA_NONE)
+		ereport(WARNING,
+				(errmsg("unsupported pragma: %s", str)));
+	else
+		ereport(WARNING,
+				(errmsg("Pragma \"%s\" on line %d is not processed.",
+						pragma->kindname, stmt->lineno),
+				 why ? errdetail("%s", why) : 0));
+}
+
+/* The variable visible under the name of a type pragma ([label.]name) */
+static PlnRec *
+pragma_record(CheckState *cs, const char *qualified)
+{
+	List	   *names;
+	char	   *copy = pstrdup(qualified);
+	char	   *varname;
+	int			i;
+
+	if (!SplitIdentifierString(copy, '.', &names) || names == NIL)
+		return NULL;
+	varname = (char *) llast(names);
+	for (i = list_length(cs->scope) - 1; i >= 0; i--)
+	{
+		PlnVariable *var = (PlnVariable *) list_nth(cs->scope, i);
+
+		if (var->refname != NULL && strcmp(var->refname, varname) == 0)
+			return var->dtype == PLN_DTYPE_REC ? (PlnRec *) var : NULL;
+	}
+	return NULL;
+}
+
+/* "a int, b numeric(10,2)" as a row type */
+static TupleDesc
+pragma_columns(const char *columns)
+{
+	List	   *defs = NIL;
+	const char *p = columns;
+	const char *start = p;
+	int			depth = 0;
+	TupleDesc	desc;
+	int			i = 0;
+	ListCell   *lc;
+
+	for (;; p++)
+	{
+		if (*p == '(')
+			depth++;
+		else if (*p == ')')
+			depth--;
+		if (*p == '\0' || (*p == ',' && depth == 0))
+		{
+			defs = lappend(defs, pnstrdup(start, p - start));
+			if (*p == '\0')
+				break;
+			start = p + 1;
+		}
+	}
+	desc = CreateTemplateTupleDesc(list_length(defs));
+	foreach(lc, defs)
+	{
+		char	   *def = (char *) lfirst(lc);
+		char	   *q;
+		Oid			typid;
+		int32		typmod;
+
+		while (isspace((unsigned char) *def))
+			def++;
+		for (q = def; *q && !isspace((unsigned char) *q); q++)
+			;
+		if (*q == '\0')
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("column \"%s\" has no type", def)));
+		*q++ = '\0';
+		parseTypeString(q, &typid, &typmod, false);
+		TupleDescInitEntry(desc, ++i, downcase_identifier(def, strlen(def), false, false),
+						   typid, typmod, 0);
+	}
+	return desc;
+}
+
+/* type: and table: pragmas, which may fail; in a subtransaction */
+static void
+apply_pragma_guarded(CheckState *cs, PlnStmt *stmt, const char *str,
+					 PlnPragma *pragma)
+{
+	MemoryContext oldcontext = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	PlnRec	   *rec = NULL;
+
+	if (pragma->kind == PLN_PRAGMA_TYPE &&
+		(rec = pragma_record(cs, pragma->name)) == NULL)
+	{
+		pragma_not_processed(stmt, str, pragma,
+							 psprintf("There is no record variable \"%s\".", pragma->name));
+		return;
+	}
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcontext);
+	PG_TRY();
+	{
+		if (pragma->kind == PLN_PRAGMA_TYPE)
+		{
+			TupleDesc	desc;
+
+			if (pragma->columns != NULL)
+				desc = pragma_columns(pragma->columns);
+			else
+			{
+				Oid			typid;
+				int32		typmod;
+
+				parseTypeString(pragma->type, &typid, &typmod, false);
+				desc = lookup_rowtype_tupdesc_copy(typid, typmod);
+			}
+			BlessTupleDesc(desc);
+			pln_rec_set_empty(cs->estate, rec, desc);
+			mark_dno(cs, rec->dno, cs->written);
+		}
+		else
+		{
+			/* one CREATE TABLE, made temporary; rolled back with the check */
+			char	   *sql = psprintf("CREATE TEMP TABLE %s %s",
+									   pragma->name, pragma->columns);
+			List	   *raw = raw_parser(sql, RAW_PARSE_DEFAULT);
+			int			rc;
+
+			if (list_length(raw) != 1 ||
+				!IsA(linitial_node(RawStmt, raw)->stmt, CreateStmt))
+				ereport(ERROR,
+						(errcode(ERRCODE_SYNTAX_ERROR),
+						 errmsg("the table pragma is not one table definition")));
+			rc = SPI_execute(sql, false, 0);
+			if (rc != SPI_OK_UTILITY)
+				elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
+		}
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcontext);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+		pragma_not_processed(stmt, str, pragma, edata->message);
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
+}
+
+/* PERFORM plnimble_check_pragma('...', ...) */
+static void
+apply_pragmas(CheckState *cs, PlnStmt *stmt, List *strings)
 {
 	ListCell   *lc;
 
-	foreach(lc, exprs)
-		(void) check_expr(cs, stmt, (PlnExpr *) lfirst(lc), NULL);
+	foreach(lc, strings)
+	{
+		const char *str = (const char *) lfirst(lc);
+		PlnPragma	pragma;
+		const char *why;
+
+		if (*str == '\0')
+			continue;
+		if (!pln_pragma_parse(str, &pragma, &why))
+		{
+			pragma_not_processed(stmt, str, &pragma, why);
+			continue;
+		}
+		if (pragma.kind == PLN_PRAGMA_SWITCH)
+			cs->disabled[pragma.what] = !pragma.on;
+		else if (!cs->disabled[PLN_PRAGMA_CHECK])
+			apply_pragma_guarded(cs, stmt, str, &pragma);
+	}
+}
+
+/* The row type of a record variable, if known now (a copy), or NULL */
+static TupleDesc
+record_desc(CheckState *cs, PlnRec *rec)
+{
+	if (rec->erh != NULL)
+		return CreateTupleDescCopy(expanded_record_get_tupdesc(rec->erh));
+	if (rec->rectypeid != RECORDOID)
+		return lookup_rowtype_tupdesc_copy(rec->rectypeid, -1);
+	return NULL;
+}
+
+/*
+ * A field of a record as a target (INTO r.f, GET DIAGNOSTICS r.f = ...):
+ * the record must have that field, if its shape is known.
+ */
+static void
+check_recfield_target(CheckState *cs, PlnStmt *stmt, int dno)
+{
+	PlnRecField *field;
+	PlnRec	   *rec;
+	TupleDesc	desc;
+	int			i;
+
+	if (dno < 0 || dno >= cs->func->ndatums ||
+		cs->estate->datums[dno]->dtype != PLN_DTYPE_RECFIELD)
+		return;
+	field = (PlnRecField *) cs->estate->datums[dno];
+	rec = (PlnRec *) cs->estate->datums[field->recparentno];
+	desc = record_desc(cs, rec);
+	if (desc == NULL)
+		return;
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (!att->attisdropped && strcmp(NameStr(att->attname), field->fieldname) == 0)
+			return;
+	}
+	warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_UNDEFINED_COLUMN,
+		 psprintf("record \"%s\" has no field \"%s\"", rec->refname, field->fieldname),
+		 NULL, NULL);
+}
+
+/*
+ * r := expression, r a record: r takes the row type of a composite value
+ * (a function with OUT parameters, an array element, a ROW(...)), so that
+ * later uses of its fields are checked.
+ */
+static void
+assign_record_shape(CheckState *cs, PlnRec *rec, Node *value)
+{
+	TupleDesc	desc = NULL;
+	Oid			typid;
+
+	if (value == NULL || rec->rectypeid != RECORDOID)
+		return;
+	typid = exprType(value);
+	if (typid == RECORDOID)
+	{
+		MemoryContext oldcontext = CurrentMemoryContext;
+
+		PG_TRY();
+		{
+			desc = get_expr_result_tupdesc(value, true);
+		}
+		PG_CATCH();
+		{
+			MemoryContextSwitchTo(oldcontext);
+			FlushErrorState();
+			desc = NULL;
+		}
+		PG_END_TRY();
+		if (desc != NULL)
+			desc = CreateTupleDescCopy(desc);
+	}
+	else if (type_is_rowtype(typid))
+		desc = lookup_rowtype_tupdesc_copy(typid, exprTypmod(value));
+	if (desc == NULL)
+		return;
+	BlessTupleDesc(desc);
+	pln_rec_set_empty(cs->estate, rec, desc);
+}
+
+/*
+ * FOREACH: each element (or slice) is assigned to the target, converted
+ * as an assignment converts it; a record or row target takes the
+ * element's fields one by one.
+ */
+static void
+check_foreach_target(CheckState *cs, PlnStmt *stmt, PlnStmtForeachA *fe,
+					 Node *arr)
+{
+	Oid			arrtype;
+	Oid			elemtype;
+	PlnDatum   *target = cs->estate->datums[fe->varno];
+
+	if (arr == NULL)
+		return;
+	arrtype = getBaseType(exprType(arr));
+	elemtype = get_element_type(arrtype);
+	if (!OidIsValid(elemtype))
+		return;					/* not an array: the run fails, analysed elsewhere */
+	if (fe->slice > 0)
+		elemtype = arrtype;
+	if (target->dtype == PLN_DTYPE_VAR)
+		check_assign_cast_type(cs, stmt, elemtype, var_type(cs, fe->varno));
+	else if (type_is_rowtype(elemtype) && elemtype != RECORDOID)
+	{
+		TupleDesc	desc = lookup_rowtype_tupdesc_copy(elemtype, -1);
+
+		if (target->dtype == PLN_DTYPE_REC &&
+			((PlnRec *) target)->rectypeid == RECORDOID)
+		{
+			BlessTupleDesc(desc);
+			pln_rec_set_empty(cs->estate, (PlnRec *) target, desc);
+		}
+		else if (target->dtype == PLN_DTYPE_REC)
+		{
+			TupleDesc	decl = lookup_rowtype_tupdesc_noerror(((PlnRec *) target)->rectypeid, -1, true);
+			int			i,
+						j;
+
+			if (decl == NULL)
+				return;
+			if (live_columns(desc) != live_columns(decl))
+				warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_SUCCESSFUL_COMPLETION,
+					 pstrdup(live_columns(desc) < live_columns(decl) ?
+							 "too few attributes for composite variable" :
+							 "too many attributes for composite variable"),
+					 NULL, NULL);
+			for (i = 0, j = 0; i < desc->natts && j < decl->natts; i++, j++)
+			{
+				while (i < desc->natts && TupleDescAttr(desc, i)->attisdropped)
+					i++;
+				while (j < decl->natts && TupleDescAttr(decl, j)->attisdropped)
+					j++;
+				if (i >= desc->natts || j >= decl->natts)
+					break;
+				check_assign_cast_type(cs, stmt, TupleDescAttr(desc, i)->atttypid,
+									   TupleDescAttr(decl, j)->atttypid);
+			}
+			ReleaseTupleDesc(decl);
+		}
+	}
+}
+
+/*
+ * compatibility_warnings: a refcursor set from a string names the portal
+ * itself, which plpgsql_check calls obsolete.
+ */
+static void
+check_refcursor_literal(CheckState *cs, PlnStmt *stmt, Node *value)
+{
+	value = strip_implicit(value);
+	if (value != NULL && IsA(value, Const) && !((Const *) value)->constisnull)
+		warn(cs, stmt, PLN_CHECK_COMPATIBILITY, ERRCODE_SUCCESSFUL_COMPLETION,
+			 pstrdup("obsolete setting of refcursor or cursor variable"),
+			 pstrdup("Internal name of cursor should not be specified by users."),
+			 NULL);
 }
 
 /* The checks of a statement's own SQL and targets, before its bodies */
@@ -961,8 +2010,23 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				(void) check_expr(cs, stmt, assign->expr, &first);
 				(void) mark_reads((Node *) cs->last_query, cs);
 				check_growing_text(cs, assign, first);
-				check_assign_cast(cs, stmt, first, var_type(cs, assign->varno));
+				if (first != NULL && IsA(first, SubscriptingRef) &&
+					((SubscriptingRef *) first)->refassgnexpr != NULL)
+				{
+					/* a[i] := x: x converts to the element type */
+					SubscriptingRef *sr = (SubscriptingRef *) first;
+
+					check_assign_cast(cs, stmt, (Node *) sr->refassgnexpr,
+									  sr->refelemtype);
+				}
+				else
+					check_assign_cast(cs, stmt, first, var_type(cs, assign->varno));
+				if (var_type(cs, assign->varno) == REFCURSOROID)
+					check_refcursor_literal(cs, stmt, first);
+				if (cs->estate->datums[assign->varno]->dtype == PLN_DTYPE_REC)
+					assign_record_shape(cs, (PlnRec *) cs->estate->datums[assign->varno], first);
 				mark_dno(cs, assign->varno, cs->written);
+				cs->sanitized[assign->varno] = is_sanitized_value(first);
 				break;
 			}
 		case PLN_STMT_IF:
@@ -999,9 +2063,9 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 			{
 				PlnStmtForI *fori = (PlnStmtForI *) stmt;
 
-				(void) check_expr(cs, stmt, fori->lower, NULL);
-				(void) check_expr(cs, stmt, fori->upper, NULL);
-				(void) check_expr(cs, stmt, fori->step, NULL);
+				(void) check_value_expr(cs, stmt, fori->lower, NULL);
+				(void) check_value_expr(cs, stmt, fori->upper, NULL);
+				(void) check_value_expr(cs, stmt, fori->step, NULL);
 				mark_dno(cs, fori->var->dno, cs->written);
 				break;
 			}
@@ -1033,9 +2097,10 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 			{
 				PlnStmtRaise *raise = (PlnStmtRaise *) stmt;
 
-				check_expr_list(cs, stmt, raise->params);
+				foreach(lc, raise->params)
+					(void) check_value_expr(cs, stmt, (PlnExpr *) lfirst(lc), NULL);
 				foreach(lc, raise->options)
-					(void) check_expr(cs, stmt, ((PlnRaiseOption *) lfirst(lc))->expr, NULL);
+					(void) check_value_expr(cs, stmt, ((PlnRaiseOption *) lfirst(lc))->expr, NULL);
 				break;
 			}
 		case PLN_STMT_ASSERT:
@@ -1048,48 +2113,92 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 
 				desc = check_expr(cs, stmt, sql->sqlstmt, NULL);
 				check_query_in_query_loop(cs, stmt, sql->sqlstmt);
+				if (desc != NULL && !sql->into && !sql->is_call)
+					warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_SYNTAX_ERROR,
+						 pstrdup("query has no destination for result data"),
+						 NULL,
+						 pstrdup("If you want to discard the results of a SELECT, use PERFORM instead."));
 				if (sql->into)
 					check_target(cs, stmt, sql->target, desc);
 				break;
 			}
 		case PLN_STMT_PERFORM:
-			(void) check_expr(cs, stmt, ((PlnStmtPerform *) stmt)->expr, NULL);
-			break;
+			{
+				PlnExpr    *expr = ((PlnStmtPerform *) stmt)->expr;
+				List	   *pragmas = pln_pragma_strings(expr ? expr->query : NULL);
+
+				if (pragmas != NIL)
+					apply_pragmas(cs, stmt, pragmas);
+				else
+					(void) check_expr(cs, stmt, expr, NULL);
+				break;
+			}
 		case PLN_STMT_GETDIAG:
+			if (((PlnStmtGetDiag *) stmt)->is_stacked && cs->handler_depth == 0)
+				warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_STACKED_DIAGNOSTICS_ACCESSED_WITHOUT_ACTIVE_HANDLER,
+					 pstrdup("GET STACKED DIAGNOSTICS cannot be used outside an exception handler"),
+					 NULL, NULL);
 			foreach(lc, ((PlnStmtGetDiag *) stmt)->diag_items)
-				mark_dno(cs, ((PlnDiagItem *) lfirst(lc))->target, cs->written);
+			{
+				int			target = ((PlnDiagItem *) lfirst(lc))->target;
+
+				check_recfield_target(cs, stmt, target);
+				mark_dno(cs, target, cs->written);
+			}
 			break;
 		case PLN_STMT_DYNEXECUTE:
 			{
 				PlnStmtDynExecute *dyn = (PlnStmtDynExecute *) stmt;
 
-				check_dynamic_string(cs, stmt, dyn->query);
-				check_expr_list(cs, stmt, dyn->params);
+				bool		known;
+
+				desc = check_dynamic_query(cs, stmt, dyn->query, dyn->params,
+										   dyn->into, &known);
 				if (dyn->into)
-					check_target(cs, stmt, dyn->target, NULL);
+				{
+					check_target(cs, stmt, dyn->target, desc);
+					if (!known)
+						warn_unknown_dynamic_record(cs, stmt, dyn->target);
+				}
 				break;
 			}
 		case PLN_STMT_DYNFORS:
 			{
 				PlnStmtDynForS *dyn = (PlnStmtDynForS *) stmt;
 
-				check_dynamic_string(cs, stmt, dyn->query);
-				check_expr_list(cs, stmt, dyn->params);
-				check_target(cs, stmt, dyn->var, NULL);
+				bool		known;
+
+				desc = check_dynamic_query(cs, stmt, dyn->query, dyn->params,
+										   false, &known);
+				check_target(cs, stmt, dyn->var, desc);
+				if (!known)
+					warn_unknown_dynamic_record(cs, stmt, dyn->var);
 				break;
 			}
 		case PLN_STMT_OPEN:
 			{
 				PlnStmtOpen *open = (PlnStmtOpen *) stmt;
 
-				mark_dno(cs, open->curvar, cs->read);
+				/* OPEN sets the cursor variable; FETCH, CLOSE, RETURN read it */
 				mark_dno(cs, open->curvar, cs->written);
+				/* an unbound cursor gets the portal name: it is assigned */
+				if (cursor_query(cs, open->curvar) == NULL &&
+					((PlnVariable *) cs->estate->datums[open->curvar])->isconst)
+					warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_ERROR_IN_ASSIGNMENT,
+						 psprintf("variable \"%s\" is declared CONSTANT",
+								  ((PlnVariable *) cs->estate->datums[open->curvar])->refname),
+						 NULL, NULL);
 				(void) check_expr(cs, stmt, open->argquery, NULL);
-				(void) check_expr(cs, stmt, open->query, NULL);
+				cs->opened[open->curvar] = check_expr(cs, stmt, open->query, NULL);
 				if (open->query == NULL && open->dynquery == NULL)
 					(void) check_expr(cs, stmt, cursor_query(cs, open->curvar), NULL);
-				check_dynamic_string(cs, stmt, open->dynquery);
-				check_expr_list(cs, stmt, open->params);
+				if (open->dynquery != NULL)
+				{
+					bool		known;
+
+					(void) check_dynamic_query(cs, stmt, open->dynquery,
+											   open->params, false, &known);
+				}
 				break;
 			}
 		case PLN_STMT_FETCH:
@@ -1102,6 +2211,8 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 				/* the target takes the shape of a bound cursor's query */
 				if (fetch->target != NULL && cursor_query(cs, fetch->curvar) != NULL)
 					desc = check_expr(cs, stmt, cursor_query(cs, fetch->curvar), NULL);
+				else if (fetch->target != NULL)
+					desc = cs->opened[fetch->curvar];
 				check_target(cs, stmt, fetch->target, desc);
 				break;
 			}
@@ -1119,6 +2230,9 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 						check_assign_cast_type(cs, stmt,
 											   var_type(cs, next->retvarno),
 											   cs->func->fn_rettype);
+					else
+						check_composite_result(cs, stmt,
+											   variable_row_desc(cs, next->retvarno), true, true);
 				}
 				check_scalar_result(cs, stmt, next->expr, true);
 				break;
@@ -1127,23 +2241,44 @@ check_stmt_own(CheckState *cs, PlnStmt *stmt)
 			{
 				PlnStmtReturnQuery *rq = (PlnStmtReturnQuery *) stmt;
 
+				cs->returns_query = true;
 				desc = check_expr(cs, stmt, rq->query, NULL);
 				if (rq->query != NULL)
 					check_result_shape(cs, stmt, desc);
-				check_dynamic_string(cs, stmt, rq->dynquery);
-				check_expr_list(cs, stmt, rq->params);
+				if (rq->dynquery != NULL)
+				{
+					bool		known;
+
+					desc = check_dynamic_query(cs, stmt, rq->dynquery,
+											   rq->params, false, &known);
+					check_result_shape(cs, stmt, desc);
+				}
 				break;
 			}
 		case PLN_STMT_FOREACH_A:
 			{
 				PlnStmtForeachA *fe = (PlnStmtForeachA *) stmt;
 
-				(void) check_expr(cs, stmt, fe->expr, NULL);
+				Node	   *arr;
+
+				(void) check_value_expr(cs, stmt, fe->expr, &arr);
+				check_foreach_target(cs, stmt, fe, arr);
 				mark_dno(cs, fe->varno, cs->written);
 				break;
 			}
 		case PLN_STMT_COMMIT:
 		case PLN_STMT_ROLLBACK:
+			needs_at_least(cs, PROVOLATILE_VOLATILE);
+			/* as the statement's run would fail */
+			if (cs->func->fn_prokind != PROKIND_PROCEDURE && cs->func->fn_oid != InvalidOid)
+				warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_TRANSACTION_TERMINATION,
+					 pstrdup("invalid transaction termination"), NULL, NULL);
+			else if (cs->subxact_depth > 0)
+				warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_TRANSACTION_TERMINATION,
+					 pstrdup(stmt->cmd_type == PLN_STMT_COMMIT ?
+							 "cannot commit while a subtransaction is active" :
+							 "cannot roll back while a subtransaction is active"),
+					 NULL, NULL);
 			break;
 	}
 }
@@ -1179,8 +2314,80 @@ strip_implicit(Node *node)
 }
 
 /*
- * Is a text parameter of the function concatenated into the string as
- * it is, not through quote_ident, quote_literal or format?  (Only
+ * format() with a constant format string: is an argument that %s puts in
+ * as it is a raw string variable?  (%I and %L quote theirs.)
+ */
+static bool
+format_takes_raw_string(CheckState *cs, FuncExpr *fe)
+{
+	Node	   *fmt = strip_implicit(linitial(fe->args));
+	const char *p;
+	int			argno = 0;
+
+	if (fe->funcvariadic || fmt == NULL || !IsA(fmt, Const) ||
+		((Const *) fmt)->constisnull)
+		return false;
+	p = TextDatumGetCString(((Const *) fmt)->constvalue);
+	for (; *p; p++)
+	{
+		int			n = 0;
+
+		if (*p != '%')
+			continue;
+		p++;
+		if (*p == '%')
+			continue;
+		/* an explicit position n$ */
+		while (isdigit((unsigned char) *p))
+			n = n * 10 + (*p++ - '0');
+		if (*p == '$')
+		{
+			argno = n - 1;
+			p++;
+		}
+		/* flags and width */
+		while (*p == '-' || *p == '*' || isdigit((unsigned char) *p))
+			p++;
+		if (*p == '\0')
+			break;
+		if (*p == 's' && argno + 1 < list_length(fe->args) &&
+			concatenates_raw_param(cs, list_nth(fe->args, argno + 1)))
+			return true;
+		argno++;
+	}
+	return false;
+}
+
+/* Does an assigned value come quoted (or is it a constant)? */
+static bool
+is_sanitized_value(Node *node)
+{
+	node = strip_implicit(node);
+	if (node == NULL)
+		return false;
+	if (IsA(node, Const))
+		return true;
+	if (IsA(node, FuncExpr))
+	{
+		switch (((FuncExpr *) node)->funcid)
+		{
+			case F_QUOTE_IDENT:
+			case F_QUOTE_LITERAL_TEXT:
+			case F_QUOTE_LITERAL_ANYELEMENT:
+			case F_QUOTE_NULLABLE_TEXT:
+			case F_QUOTE_NULLABLE_ANYELEMENT:
+				return true;
+			default:
+				break;
+		}
+	}
+	return false;
+}
+
+/*
+ * Is a variable of a string type concatenated into the string as it is,
+ * not through quote_ident, quote_literal or format's %I and %L, and not
+ * last assigned such a value?  (Only
  * concatenation is looked into: what a function call does with its
  * arguments is its own business.)
  */
@@ -1201,7 +2408,8 @@ concatenates_raw_param(CheckState *cs, Node *node)
 		char		category;
 		bool		preferred;
 
-		if (dno < 0 || dno >= cs->func->ndatums || !is_in_param(cs->func, dno))
+		/* a variable of a string type whose value came unquoted */
+		if (dno < 0 || dno >= cs->func->ndatums || cs->sanitized[dno])
 			return false;
 		get_type_category_preferred(getBaseType(typid), &category, &preferred);
 		return category == TYPCATEGORY_STRING;
@@ -1220,6 +2428,8 @@ concatenates_raw_param(CheckState *cs, Node *node)
 	}
 	else
 		return false;
+	if (funcid == F_FORMAT_TEXT_ANY)
+		return format_takes_raw_string(cs, (FuncExpr *) node);
 	if (funcid != F_TEXTCAT && funcid != F_TEXTANYCAT &&
 		funcid != F_ANYTEXTCAT && funcid != F_CONCAT && funcid != F_CONCAT_WS)
 		return false;
@@ -1229,58 +2439,280 @@ concatenates_raw_param(CheckState *cs, Node *node)
 	return false;
 }
 
-/* EXECUTE's string: a constant, or built from an unquoted text parameter */
-static void
+/*
+ * EXECUTE's string: a constant, or built from an unquoted text parameter.
+ * Returns its analysed expression, or NULL.
+ */
+static Node *
 check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query)
 {
 	Node	   *first;
 
 	(void) check_expr(cs, stmt, query, &first);
 	if (first == NULL)
-		return;
+		return NULL;
 	if (!has_params(first, NULL))
 		warn(cs, stmt, PLN_CHECK_PERFORMANCE, ERRCODE_SUCCESSFUL_COMPLETION,
 			 pstrdup("the EXECUTE string is a constant"),
 			 NULL,
 			 pstrdup("Static SQL would be checked, and its plan cached."));
 	else if (concatenates_raw_param(cs, first))
-		warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_SUCCESSFUL_COMPLETION,
+		warn(cs, stmt, PLN_CHECK_SECURITY, ERRCODE_SUCCESSFUL_COMPLETION,
 			 pstrdup("text type variable is not sanitized"),
 			 pstrdup("The EXECUTE expression is SQL injection vulnerable."),
 			 pstrdup("Use quote_ident, quote_literal or format function to secure variable."));
+	return first;
 }
 
-/* The count of count_impure */
-typedef struct ImpureCount
+/* The text of a constant string expression, or NULL */
+static char *
+const_string(Node *node)
 {
-	CheckState *cs;
-	int			n;
-	PlnStmt    *last;
-} ImpureCount;
+	Const	   *c;
 
-static PlnWalkResult
-count_if_impure(PlnStmt *stmt, void *arg)
+	node = strip_implicit(node);
+	if (node == NULL || !IsA(node, Const) || ((Const *) node)->constisnull)
+		return NULL;
+	c = (Const *) node;
+	if (c->consttype == UNKNOWNOID)
+		return pstrdup(DatumGetCString(c->constvalue));
+	if (c->consttype == TEXTOID || c->consttype == VARCHAROID ||
+		c->consttype == BPCHAROID)
+		return TextDatumGetCString(c->constvalue);
+	return NULL;
+}
+
+/*
+ * The SQL an EXECUTE string stands for when it is known now: a constant,
+ * or format() of a constant with %I (as a quoted identifier "%I"), %L (as
+ * NULL, *literal set) and %s of constants.  NULL otherwise.
+ */
+static char *
+known_dynamic_sql(Node *node, bool *literal)
 {
-	ImpureCount *ic = (ImpureCount *) arg;
+	FuncExpr   *fe;
+	char	   *fmt;
+	StringInfoData sql;
+	int			argno = 0;
+	const char *p;
 
-	if (ic->cs->why[stmt->stmtid] != NULL)
+	*literal = false;
+	node = strip_implicit(node);
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Const))
+		return const_string(node);
+	if (!IsA(node, FuncExpr))
+		return NULL;
+	fe = (FuncExpr *) node;
+	if ((fe->funcid != F_FORMAT_TEXT_ANY && fe->funcid != F_FORMAT_TEXT) ||
+		fe->funcvariadic || (fmt = const_string(linitial(fe->args))) == NULL)
+		return NULL;
+	initStringInfo(&sql);
+	for (p = fmt; *p; p++)
 	{
-		ic->n++;
-		ic->last = stmt;
+		int			n = 0;
+		const char *save;
+
+		if (*p != '%')
+		{
+			appendStringInfoChar(&sql, *p);
+			continue;
+		}
+		p++;
+		if (*p == '%')
+		{
+			appendStringInfoChar(&sql, '%');
+			continue;
+		}
+		save = p;
+		while (isdigit((unsigned char) *p))
+			n = n * 10 + (*p++ - '0');
+		if (*p == '$')
+		{
+			argno = n - 1;
+			p++;
+		}
+		else
+			p = save;
+		while (*p == '-' || isdigit((unsigned char) *p))
+			p++;
+		if (*p == 'I')
+			appendStringInfoString(&sql, "\"%I\"");
+		else if (*p == 'L')
+		{
+			appendStringInfoString(&sql, "NULL");
+			*literal = true;
+		}
+		else if (*p == 's' && argno + 1 < list_length(fe->args) &&
+				 const_string(list_nth(fe->args, argno + 1)) != NULL)
+			appendStringInfoString(&sql, const_string(list_nth(fe->args, argno + 1)));
+		else
+			return NULL;
+		argno++;
 	}
-	return PLN_WALK_CONTINUE;
+	return sql.data;
+}
+
+/* Does the SQL refer to a parameter ($1, ...)? */
+static bool
+mentions_params(const char *sql)
+{
+	for (; *sql; sql++)
+		if (*sql == '$' && isdigit((unsigned char) sql[1]))
+			return true;
+	return false;
+}
+
+/*
+ * EXECUTE (and FOR ... IN EXECUTE, RETURN QUERY EXECUTE, OPEN ... FOR
+ * EXECUTE): the string's expression and the USING values; when the string
+ * is known now (known_dynamic_sql), it is analysed as its run would
+ * analyse it, with the USING values' types.  Returns the shape of its
+ * result (NULL if unknown or none); *known tells whether it was known.
+ */
+static TupleDesc
+check_dynamic_query(CheckState *cs, PlnStmt *stmt, PlnExpr *query,
+					List *params, bool into, bool *known)
+{
+	MemoryContext oldcontext = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	Node	   *first = check_dynamic_string(cs, stmt, query);
+	int			nparams = list_length(params);
+	Oid		   *argtypes = palloc0(sizeof(Oid) * Max(nparams, 1));
+	TupleDesc volatile result = NULL;
+	char	   *sql;
+	bool		literal;
+	bool		from_format;
+	ListCell   *lc;
+
+	*known = false;
+	foreach(lc, params)
+	{
+		Node	   *pfirst;
+		TupleDesc	pdesc = check_expr(cs, stmt, (PlnExpr *) lfirst(lc), &pfirst);
+
+		if (pfirst != NULL)
+			argtypes[foreach_current_index(lc)] = exprType(pfirst);
+		else if (pdesc != NULL && pdesc->natts == 1)
+			argtypes[foreach_current_index(lc)] = TupleDescAttr(pdesc, 0)->atttypid;
+		else
+			return NULL;		/* cannot tell */
+	}
+	if (first == NULL || cs->stop || (sql = known_dynamic_sql(first, &literal)) == NULL)
+	{
+		needs_at_least(cs, PROVOLATILE_VOLATILE);	/* it could do anything */
+		return NULL;
+	}
+	from_format = !IsA(strip_implicit(first), Const);
+	*known = true;
+
+	if (nparams > 0 && !mentions_params(sql))
+		warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_SUCCESSFUL_COMPLETION,
+			 pstrdup("values passed to EXECUTE statement by USING clause was not used"),
+			 NULL, NULL);
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcontext);
+	PG_TRY();
+	{
+		SPIPlanPtr	plan = SPI_prepare(sql, nparams, argtypes);
+		bool		returns = false;
+
+		if (plan == NULL)
+			elog(ERROR, "SPI_prepare failed for \"%s\": %s",
+				 sql, SPI_result_code_string(SPI_result));
+		foreach(lc, SPI_plan_get_plan_sources(plan))
+		{
+			CachedPlanSource *ps = (CachedPlanSource *) lfirst(lc);
+
+			if (ps->resultDesc != NULL)
+			{
+				MemoryContextSwitchTo(oldcontext);
+				result = CreateTupleDescCopy(ps->resultDesc);
+				returns = true;
+			}
+			check_analysed(cs, stmt, ps);
+		}
+		SPI_freeplan(plan);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+		if (into && !returns)
+			warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INTERNAL_ERROR,
+				 pstrdup("expression does not return data"), NULL, NULL);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcontext);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+		result = NULL;
+
+		/*
+		 * From format(), the placeholders stand in for what is known at
+		 * run time only: only a syntax error is the string's own, and not
+		 * even that where a %L literal could hold anything.
+		 */
+		if (!from_format ||
+			(edata->sqlerrcode == ERRCODE_SYNTAX_ERROR && !literal))
+		{
+			if (edata->internalquery == NULL)
+			{
+				edata->internalquery = sql;
+				edata->internalpos = edata->cursorpos;
+			}
+			add_error_finding(cs, stmt, edata);
+		}
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
+	return result;
+}
+
+/*
+ * A record filled by dynamic SQL that is not known now: its fields cannot
+ * be checked (a warning, as plpgsql_check gives).
+ */
+static void
+warn_unknown_dynamic_record(CheckState *cs, PlnStmt *stmt, PlnVariable *target)
+{
+	if (target == NULL || target->dtype != PLN_DTYPE_REC ||
+		((PlnRec *) target)->rectypeid != RECORDOID)
+		return;
+	warn(cs, stmt, PLN_CHECK_WARNING, ERRCODE_SUCCESSFUL_COMPLETION,
+		 pstrdup("cannot determinate a result of dynamic SQL"),
+		 pstrdup("There is a risk of related false alarms."),
+		 pstrdup("Don't use dynamic SQL and record type together, when you would check function."));
 }
 
 /* The statements of a list (at any depth) that need a savepoint */
 static int
 count_impure(CheckState *cs, List *stmts, PlnStmt **last)
 {
-	ImpureCount ic = {cs, 0, NULL};
+	ListCell   *lc;
+	int			n = 0;
 
-	(void) pln_stmts_any(stmts, count_if_impure, &ic);
-	if (ic.last != NULL)
-		*last = ic.last;
-	return ic.n;
+	check_stack_depth();
+	foreach(lc, stmts)
+	{
+		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+		ListCell   *b;
+
+		if (cs->why[stmt->stmtid] != NULL)
+		{
+			n++;
+			*last = stmt;
+		}
+		foreach(b, pln_stmt_nested_bodies(stmt))
+			n += count_impure(cs, (List *) lfirst(b), last);
+	}
+	return n;
 }
 
 /*
@@ -1340,82 +2772,74 @@ check_savepoint_start(CheckState *cs, PlnStmtBlock *block)
 		 pstrdup("Nothing in the block runs before its savepoint: it costs what a PL/pgSQL exception block costs."));
 }
 
-/* The checker's walk: a statement's own checks, before its bodies */
-static PlnWalkResult
-check_stmt_enter(PlnStmt *stmt, int depth, void *arg)
-{
-	CheckState *cs = (CheckState *) arg;
-
-	CHECK_FOR_INTERRUPTS();
-	if (cs->stop)
-		return PLN_WALK_STOP;
-	if (llast_int(cs->unreachable))
-	{
-		warn(cs, stmt, PLN_CHECK_WARNING_EXTRA,
-			 ERRCODE_SUCCESSFUL_COMPLETION,
-			 pstrdup("unreachable code"), NULL, NULL);
-		llast_int(cs->unreachable) = false;	/* once per run */
-	}
-	cs->scope_lens = lappend_int(cs->scope_lens, list_length(cs->scope));
-
-	check_stmt_own(cs, stmt);
-	if (stmt->cmd_type == PLN_STMT_BLOCK)
-		check_savepoint_start(cs, (PlnStmtBlock *) stmt);
-
-	if (is_loop(stmt))
-		cs->loop_depth++;
-	if (stmt->cmd_type == PLN_STMT_FORS)
-		cs->query_loops = lappend(cs->query_loops, stmt);
-	return PLN_WALK_CONTINUE;
-}
-
-/* ... and after them: what the statement declared goes out of scope */
-static void
-check_stmt_leave(PlnStmt *stmt, void *arg)
-{
-	CheckState *cs = (CheckState *) arg;
-
-	if (stmt->cmd_type == PLN_STMT_FORS)
-		cs->query_loops = list_delete_last(cs->query_loops);
-	if (is_loop(stmt))
-		cs->loop_depth--;
-	cs->scope = list_truncate(cs->scope, llast_int(cs->scope_lens));
-	cs->scope_lens = list_delete_last(cs->scope_lens);
-
-	/* a statement after this one in the list would be unreachable */
-	llast_int(cs->unreachable) = stmt_never_ends(stmt);
-}
-
-static PlnWalkResult
-check_body_enter(PlnStmt *stmt, const PlnNestedBody *body, int depth,
-				 void *arg)
-{
-	CheckState *cs = (CheckState *) arg;
-
-	cs->unreachable = lappend_int(cs->unreachable, false);
-	return PLN_WALK_CONTINUE;
-}
-
-static void
-check_body_leave(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
-{
-	CheckState *cs = (CheckState *) arg;
-
-	cs->unreachable = list_delete_last(cs->unreachable);
-}
-
-static const PlnStmtWalker check_walker = {
-	.stmt = check_stmt_enter,
-	.body = check_body_enter,
-	.body_done = check_body_leave,
-	.stmt_done = check_stmt_leave,
-};
-
 static void
 check_stmts(CheckState *cs, List *stmts)
 {
-	cs->unreachable = list_make1_int(false);
-	(void) pln_walk_stmts(stmts, &check_walker, cs);
+	ListCell   *lc;
+	bool		unreachable = false;
+	bool		saved_disabled[PLN_PRAGMA_NWHAT];
+
+	check_stack_depth();
+	/* a pragma holds to the end of the list it is in */
+	memcpy(saved_disabled, cs->disabled, sizeof(saved_disabled));
+
+	foreach(lc, stmts)
+	{
+		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+		int			scope_len = list_length(cs->scope);
+		ListCell   *b;
+
+		CHECK_FOR_INTERRUPTS();
+		if (cs->stop)
+			return;
+		if (unreachable)
+		{
+			warn(cs, stmt, PLN_CHECK_WARNING_EXTRA,
+				 ERRCODE_SUCCESSFUL_COMPLETION,
+				 pstrdup("unreachable code"), NULL, NULL);
+			unreachable = false;	/* once per list */
+		}
+
+		check_stmt_own(cs, stmt);
+		if (stmt->cmd_type == PLN_STMT_BLOCK)
+			check_savepoint_start(cs, (PlnStmtBlock *) stmt);
+
+		if (is_loop(stmt))
+			cs->loop_depth++;
+		if (stmt->cmd_type == PLN_STMT_FORS)
+			cs->query_loops = lappend(cs->query_loops, stmt);
+		foreach(b, pln_stmt_nested_bodies(stmt))
+		{
+			List	   *body = (List *) lfirst(b);
+			bool		handled = false;
+			bool		handler = false;
+
+			/*
+			 * A block with handlers runs its body in a subtransaction and
+			 * its handlers outside it, where the error is active.
+			 */
+			if (stmt->cmd_type == PLN_STMT_BLOCK &&
+				((PlnStmtBlock *) stmt)->exceptions != NULL)
+			{
+				handled = (body == ((PlnStmtBlock *) stmt)->body);
+				handler = !handled;
+			}
+			cs->subxact_depth += handled;
+			cs->handler_depth += handler;
+			check_stmts(cs, body);
+			cs->subxact_depth -= handled;
+			cs->handler_depth -= handler;
+		}
+		if (stmt->cmd_type == PLN_STMT_FORS)
+			cs->query_loops = list_delete_last(cs->query_loops);
+		if (is_loop(stmt))
+			cs->loop_depth--;
+		cs->scope = list_truncate(cs->scope, scope_len);
+
+		if (stmt_never_ends(stmt) && lnext(stmts, lc) != NULL)
+			unreachable = true;
+	}
+	memcpy(cs->disabled, saved_disabled, sizeof(saved_disabled));
 }
 
 /* ----------
@@ -1427,7 +2851,12 @@ check_stmts(CheckState *cs, List *stmts)
 static bool
 is_in_param(PlnFunction *func, int dno)
 {
-	return dno_among(func->fn_argvarnos, func->fn_nargs, dno);
+	int			i;
+
+	for (i = 0; i < func->fn_nargs; i++)
+		if (func->fn_argvarnos[i] == dno)
+			return true;
+	return false;
 }
 
 static bool
@@ -1440,25 +2869,41 @@ is_out_param(PlnFunction *func, int dno)
 	if (func->out_param_varno == dno)
 		return true;
 	out = func->datums[func->out_param_varno];
-	return out->dtype == PLN_DTYPE_ROW &&
-		dno_among(((PlnRow *) out)->varnos, ((PlnRow *) out)->nfields, dno);
-}
-
-/* Collect the declared variables of every block (for pln_stmts_any) */
-static PlnWalkResult
-collect_declared(PlnStmt *stmt, void *arg)
-{
-	bool	   *declared = (bool *) arg;
-
-	if (stmt->cmd_type == PLN_STMT_BLOCK)
+	if (out->dtype == PLN_DTYPE_ROW)
 	{
-		PlnStmtBlock *block = (PlnStmtBlock *) stmt;
+		PlnRow	   *row = (PlnRow *) out;
 		int			i;
 
-		for (i = 0; i < block->n_initvars; i++)
-			declared[block->initvarnos[i]] = true;
+		for (i = 0; i < row->nfields; i++)
+			if (row->varnos[i] == dno)
+				return true;
 	}
-	return PLN_WALK_CONTINUE;
+	return false;
+}
+
+/* Collect the declared variables of every block */
+static void
+collect_declared(List *stmts, bool *declared)
+{
+	ListCell   *lc;
+
+	check_stack_depth();
+	foreach(lc, stmts)
+	{
+		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+		ListCell   *b;
+
+		if (stmt->cmd_type == PLN_STMT_BLOCK)
+		{
+			PlnStmtBlock *block = (PlnStmtBlock *) stmt;
+			int			i;
+
+			for (i = 0; i < block->n_initvars; i++)
+				declared[block->initvarnos[i]] = true;
+		}
+		foreach(b, pln_stmt_nested_bodies(stmt))
+			collect_declared((List *) lfirst(b), declared);
+	}
 }
 
 static void
@@ -1468,7 +2913,7 @@ check_variables(CheckState *cs)
 	bool	   *declared = palloc0(sizeof(bool) * func->ndatums);
 	int			dno;
 
-	(void) pln_stmts_any(list_make1(func->action), collect_declared, declared);
+	collect_declared(list_make1(func->action), declared);
 
 	for (dno = 0; dno < func->ndatums; dno++)
 	{
@@ -1476,20 +2921,32 @@ check_variables(CheckState *cs)
 
 		if (var->dtype == PLN_DTYPE_RECFIELD || var->dtype == PLN_DTYPE_ROW)
 			continue;
+		if (is_out_param(func, dno) && func->out_param_varno >= 0 &&
+			func->datums[func->out_param_varno]->dtype == PLN_DTYPE_ROW &&
+			(var->dtype == PLN_DTYPE_REC ||
+			 (var->dtype == PLN_DTYPE_VAR &&
+			  type_is_rowtype(((PlnVar *) var)->datatype->typoid))))
+			warn_at_line(cs, 0, PLN_CHECK_WARNING_EXTRA,
+						 psprintf("composite OUT variable \"%s\" is not single argument",
+								  var->refname));
 		if (is_in_param(func, dno))
 		{
-			if (!cs->read[dno] && !cs->written[dno] && !is_out_param(func, dno))
+			if (!cs->read[dno] && !cs->written[dno])
 				warn_at_line(cs, 0, PLN_CHECK_WARNING_EXTRA,
 							 psprintf("unused parameter \"%s\"", var->refname));
 			else if (!cs->read[dno] && !is_out_param(func, dno))
 				warn_at_line(cs, 0, PLN_CHECK_WARNING_EXTRA,
 							 psprintf("parameter \"%s\" is overwritten and never read",
 									  var->refname));
+			/* an INOUT parameter is an OUT one too */
+			if (is_out_param(func, dno) && !cs->written[dno])
+				warn_at_line(cs, 0, PLN_CHECK_WARNING_EXTRA,
+							 psprintf("unmodified OUT variable \"%s\"", var->refname));
 		}
 		else if (is_out_param(func, dno))
 		{
-			/* a set-returning function may return its rows otherwise */
-			if (!cs->written[dno] && !func->fn_retset)
+			/* a set-returning function may return its rows by RETURN QUERY */
+			if (!cs->written[dno] && !(func->fn_retset && cs->returns_query))
 				warn_at_line(cs, 0, PLN_CHECK_WARNING_EXTRA,
 							 psprintf("unmodified OUT variable \"%s\"", var->refname));
 		}
@@ -1505,17 +2962,25 @@ check_variables(CheckState *cs)
 	}
 }
 
-static PlnWalkResult
-is_return(PlnStmt *stmt, void *arg)
-{
-	return stmt->cmd_type == PLN_STMT_RETURN ? PLN_WALK_STOP : PLN_WALK_CONTINUE;
-}
-
 /* Is there a RETURN anywhere in the list? */
 static bool
 contains_return(List *stmts)
 {
-	return pln_stmts_any(stmts, is_return, NULL);
+	ListCell   *lc;
+
+	check_stack_depth();
+	foreach(lc, stmts)
+	{
+		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+		ListCell   *b;
+
+		if (stmt->cmd_type == PLN_STMT_RETURN)
+			return true;
+		foreach(b, pln_stmt_nested_bodies(stmt))
+			if (contains_return((List *) lfirst(b)))
+				return true;
+	}
+	return false;
 }
 
 /*
@@ -1543,8 +3008,6 @@ check_missing_return(CheckState *cs)
 	else
 		(void) add_finding(cs, NULL, PLN_CHECK_ERROR,
 						   ERRCODE_S_R_E_FUNCTION_EXECUTED_NO_RETURN_STATEMENT,
-						   func->fn_is_trigger ?
-						   "control reached end of trigger procedure without RETURN" :
 						   "control reached end of function without RETURN");
 }
 
@@ -1603,6 +3066,8 @@ check_compiled(CheckState *cs, PlnFunction *func)
 		cs->func = func;
 		cs->read = palloc0(sizeof(bool) * func->ndatums);
 		cs->written = palloc0(sizeof(bool) * func->ndatums);
+		cs->sanitized = palloc0(sizeof(bool) * func->ndatums);
+		cs->opened = palloc0(sizeof(TupleDesc) * func->ndatums);
 		set_trigger_rows(cs);
 		if (func->fn_is_trigger && OidIsValid(cs->opts->relid))
 		{
@@ -1629,6 +3094,7 @@ check_compiled(CheckState *cs, PlnFunction *func)
 		if (!cs->stop)
 		{
 			check_missing_return(cs);
+			check_volatility(cs);
 			check_variables(cs);
 		}
 		pln_destroy_econtext(&estate);
@@ -1658,7 +3124,17 @@ pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 	int			save_extra_errors = pln_extra_errors;
 
 	memset(&cs, 0, sizeof(cs));
+	if (opts->use_incomment_options && OidIsValid(funcoid))
+	{
+		/* the function's own comments may say more: on a copy */
+		PlnCheckOptions *own = palloc(sizeof(PlnCheckOptions));
+
+		*own = *opts;
+		pln_check_incomment_options(funcoid, own);
+		opts = own;
+	}
 	cs.opts = opts;
+	cs.needs_volatility = PROVOLATILE_IMMUTABLE;
 	cs.cxt = oldcontext;
 
 	if ((rc = SPI_connect()) != SPI_OK_CONNECT)
@@ -1725,120 +3201,6 @@ pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 	return cs.findings;
 }
 
-/* The arguments common to both SQL functions */
-static Oid
-check_arguments(FunctionCallInfo fcinfo, PlnCheckOptions *opts)
-{
-	Oid			funcoid;
-
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("the first argument of plnimble_check_function must not be NULL")));
-	funcoid = PG_GETARG_OID(0);
-	memset(opts, 0, sizeof(*opts));
-	opts->relid = PG_ARGISNULL(1) ? InvalidOid : PG_GETARG_OID(1);
-	opts->fatal_errors = PG_ARGISNULL(2) ? true : PG_GETARG_BOOL(2);
-	opts->other_warnings = PG_ARGISNULL(3) ? true : PG_GETARG_BOOL(3);
-	opts->performance_warnings = PG_ARGISNULL(4) ? false : PG_GETARG_BOOL(4);
-	opts->extra_warnings = PG_ARGISNULL(5) ? true : PG_GETARG_BOOL(5);
-	opts->newtable = PG_ARGISNULL(6) ? NULL : pstrdup(NameStr(*PG_GETARG_NAME(6)));
-	opts->oldtable = PG_ARGISNULL(7) ? NULL : pstrdup(NameStr(*PG_GETARG_NAME(7)));
-
-	pln_tool_may_analyse(funcoid, "plnimble_check_function()");
-
-	if (get_func_rettype(funcoid) == TRIGGEROID && OidIsValid(opts->relid) &&
-		get_rel_relkind(opts->relid) == '\0')
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", opts->relid)));
-	return funcoid;
-}
-
-/* How one of the SQL functions returns a finding */
-typedef void (*FindingOutput) (ReturnSetInfo *rsinfo, Oid funcoid,
-							   PlnCheckFinding *f);
-
-/* What both SQL functions do: check, and return the findings */
-static Datum
-check_for_sql(FunctionCallInfo fcinfo, FindingOutput output)
-{
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	PlnCheckOptions opts;
-	Oid			funcoid;
-	ListCell   *lc;
-
-	funcoid = check_arguments(fcinfo, &opts);
-	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
-	foreach(lc, pln_check_function(funcoid, &opts, NULL))
-		output(rsinfo, funcoid, (PlnCheckFinding *) lfirst(lc));
-	return (Datum) 0;
-}
-
-/* plnimble_check_function's output: the lines of a finding */
-static void
-output_lines(ReturnSetInfo *rsinfo, Oid funcoid, PlnCheckFinding *f)
-{
-	ListCell   *l;
-
-	foreach(l, pln_check_finding_lines(f))
-	{
-		Datum		value = CStringGetTextDatum((char *) lfirst(l));
-		bool		isnull = false;
-
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
-							 &value, &isnull);
-	}
-}
-
-/*
- * plnimble_check_function(funcoid regprocedure, relid regclass, ...)
- * returns setof text
- */
-Datum
-plnimble_check_function(PG_FUNCTION_ARGS)
-{
-	return check_for_sql(fcinfo, output_lines);
-}
-
-static Datum
-text_or_null(const char *s, bool *isnull)
-{
-	*isnull = (s == NULL);
-	return s ? CStringGetTextDatum(s) : (Datum) 0;
-}
-
-/* plnimble_check_function_tb's output: a row */
-static void
-output_row(ReturnSetInfo *rsinfo, Oid funcoid, PlnCheckFinding *f)
-{
-	Datum		values[11];
-	bool		nulls[11];
-
-	values[0] = ObjectIdGetDatum(funcoid);
-	nulls[0] = false;
-	values[1] = Int32GetDatum(f->lineno);
-	nulls[1] = (f->lineno <= 0);
-	values[2] = text_or_null(f->stmtname, &nulls[2]);
-	values[3] = text_or_null(unpack_sql_state(f->sqlerrcode), &nulls[3]);
-	values[4] = text_or_null(f->message, &nulls[4]);
-	values[5] = text_or_null(f->detail, &nulls[5]);
-	values[6] = text_or_null(f->hint, &nulls[6]);
-	values[7] = text_or_null(pln_check_level_name(f->level), &nulls[7]);
-	values[8] = Int32GetDatum(f->position);
-	nulls[8] = (f->position <= 0);
-	values[9] = text_or_null(f->query, &nulls[9]);
-	values[10] = text_or_null(f->context, &nulls[10]);
-	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-}
-
-/* plnimble_check_function_tb(...): one row a finding */
-Datum
-plnimble_check_function_tb(PG_FUNCTION_ARGS)
-{
-	return check_for_sql(fcinfo, output_row);
-}
-
 /*
  * plnimble.check_on_first_call: check a function when a session first
  * compiles it, and fail the call if an error is found (plpgsql_check's
@@ -1854,7 +3216,8 @@ pln_check_at_first_call(PlnFunction *func, FunctionCallInfo fcinfo)
 	ListCell   *lc;
 
 	memset(&opts, 0, sizeof(opts));
-	opts.fatal_errors = true;
+	opts.fatal_errors = pln_check_fatal_errors;
+	opts.use_incomment_options = true;
 	opts.other_warnings = false;
 	opts.extra_warnings = false;
 	if (func->fn_is_event_trigger)
@@ -1881,15 +3244,24 @@ pln_check_at_first_call(PlnFunction *func, FunctionCallInfo fcinfo)
 
 		if (f->level != PLN_CHECK_ERROR)
 			continue;
-		ereport(ERROR,
+
+		/*
+		 * With plnimble.check_fatal_errors off each error is a warning and
+		 * the call goes on, as plpgsql_check.fatal_errors = off does.  The
+		 * context names the line as a run-time error's does; under
+		 * identify_as_plpgsql, as plpgsql_check's passive mode words it.
+		 */
+		ereport(pln_check_fatal_errors ? ERROR : WARNING,
 				(errcode(f->sqlerrcode),
 				 errmsg("%s", f->message),
 				 f->detail ? errdetail("%s", f->detail) : 0,
 				 f->hint ? errhint("%s", f->hint) : 0,
 				 f->query ? internalerrquery(f->query) : 0,
 				 f->position > 0 && f->query ? internalerrposition(f->position) : 0,
-				 errcontext("%s check of function %s line %d%s%s",
-							PLN_OWN_TITLE, func->fn_signature, f->lineno,
+				 errcontext("%s %s line %d%s%s",
+							pln_identify_as_plpgsql ? "PL/pgSQL function" :
+							PLN_OWN_TITLE " check of function",
+							func->fn_signature, f->lineno,
 							f->stmtname ? " at " : "",
 							f->stmtname ? f->stmtname : "")));
 	}

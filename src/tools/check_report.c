@@ -11,6 +11,10 @@
  *		Hint: ...
  *		Context: ...
  *
+ * and the XML and JSON documents of format => 'xml' and 'json', element
+ * for element as plpgsql_check writes them, so that tools reading its
+ * documents read these.
+ *
  * Copyright (c) 2026, the plnimble developers.
  * Licensed under the PostgreSQL License; see the LICENSE file.
  *
@@ -20,6 +24,8 @@
 
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
+#include "utils/json.h"
+#include "utils/xml.h"
 
 #include "plnimble.h"
 #include "tools/pln_check.h"
@@ -37,6 +43,10 @@ pln_check_level_name(PlnCheckLevel level)
 			return "warning extra";
 		case PLN_CHECK_PERFORMANCE:
 			return "performance";
+		case PLN_CHECK_SECURITY:
+			return "security";
+		case PLN_CHECK_COMPATIBILITY:
+			return "compatibility";
 	}
 	return "?";
 }
@@ -126,4 +136,100 @@ pln_check_finding_lines(PlnCheckFinding *f)
 	if (f->context != NULL)
 		lines = labelled_lines(lines, "Context: ", f->context);
 	return lines;
+}
+
+/*
+ * format => 'xml': one document, an <Issue> for each finding inside
+ * <Function>.
+ */
+char *
+pln_check_findings_xml(List *findings)
+{
+	StringInfoData s;
+	ListCell   *lc;
+
+	initStringInfo(&s);
+	appendStringInfoString(&s, "<Function>\n");
+	foreach(lc, findings)
+	{
+		PlnCheckFinding *f = (PlnCheckFinding *) lfirst(lc);
+
+		appendStringInfoString(&s, "  <Issue>\n");
+		appendStringInfo(&s, "    <Level>%s</Level>\n",
+						 pln_check_level_name(f->level));
+		appendStringInfo(&s, "    <Sqlstate>%s</Sqlstate>\n",
+						 unpack_sql_state(f->sqlerrcode));
+		appendStringInfo(&s, "    <Message>%s</Message>\n",
+						 escape_xml(f->message));
+		if (f->lineno > 0 && f->stmtname != NULL)
+			appendStringInfo(&s, "    <Stmt lineno=\"%d\">%s</Stmt>\n",
+							 f->lineno, escape_xml(f->stmtname));
+		if (f->hint != NULL)
+			appendStringInfo(&s, "    <Hint>%s</Hint>\n", escape_xml(f->hint));
+		if (f->detail != NULL)
+			appendStringInfo(&s, "    <Detail>%s</Detail>\n", escape_xml(f->detail));
+		if (f->query != NULL)
+			appendStringInfo(&s, "    <Query position=\"%d\">%s</Query>\n",
+							 f->position, escape_xml(f->query));
+		if (f->context != NULL)
+			appendStringInfo(&s, "    <Context>%s</Context>\n",
+							 escape_xml(f->context));
+		appendStringInfoString(&s, "  </Issue>\n");
+	}
+	appendStringInfoString(&s, "</Function>");
+	return s.data;
+}
+
+/* A JSON member "name":"value", with the separator after it */
+static void
+json_member(StringInfo s, const char *indent, const char *name,
+			const char *value, const char *after)
+{
+	appendStringInfo(s, "%s\"%s\":", indent, name);
+	escape_json(s, value);
+	appendStringInfoString(s, after);
+}
+
+/*
+ * format => 'json': one document, {"issues":[...]} with an object for each
+ * finding.
+ */
+char *
+pln_check_findings_json(List *findings)
+{
+	StringInfoData s;
+	ListCell   *lc;
+
+	initStringInfo(&s);
+	appendStringInfoString(&s, "{ \"issues\":[\n");
+	foreach(lc, findings)
+	{
+		PlnCheckFinding *f = (PlnCheckFinding *) lfirst(lc);
+
+		appendStringInfoString(&s, "  {\n");
+		json_member(&s, "    ", "level", pln_check_level_name(f->level), ",\n");
+		json_member(&s, "    ", "message", f->message, ",\n");
+		if (f->lineno > 0 && f->stmtname != NULL)
+		{
+			appendStringInfo(&s, "    \"statement\":{\n\"lineNumber\":\"%d\",\n",
+							 f->lineno);
+			json_member(&s, "", "text", f->stmtname, "\n},\n");
+		}
+		if (f->hint != NULL)
+			json_member(&s, "    ", "hint", f->hint, ",\n");
+		if (f->detail != NULL)
+			json_member(&s, "    ", "detail", f->detail, ",\n");
+		if (f->query != NULL)
+		{
+			appendStringInfo(&s, "    \"query\":{\n\"position\":\"%d\",\n",
+							 f->position);
+			json_member(&s, "", "text", f->query, "\n},\n");
+		}
+		if (f->context != NULL)
+			json_member(&s, "    ", "context", f->context, ",\n");
+		json_member(&s, "    ", "sqlState", unpack_sql_state(f->sqlerrcode), "\n");
+		appendStringInfoString(&s, lnext(findings, lc) ? "  },\n" : "  }\n");
+	}
+	appendStringInfoString(&s, "\n]\n}");
+	return s.data;
 }

@@ -68,6 +68,7 @@
 #include "utils/syscache.h"
 
 #include "plnimble.h"
+#include "tools/pln_check.h"
 #include "tools/pln_profiler.h"
 
 bool		pln_profiler_enabled = false;
@@ -1045,7 +1046,7 @@ PG_FUNCTION_INFO_V1(plnimble_coverage_branches);
 Datum
 plnimble_profiler_function_tb(PG_FUNCTION_ARGS)
 {
-	Oid			funcoid = PG_GETARG_OID(0);
+	Oid			funcoid = pln_check_routine_arg(fcinfo, "plnimble_profiler_function_tb");
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	ProfTree	tree;
 	char	   *src;
@@ -1136,7 +1137,7 @@ plnimble_profiler_function_tb(PG_FUNCTION_ARGS)
 Datum
 plnimble_profiler_function_statements_tb(PG_FUNCTION_ARGS)
 {
-	Oid			funcoid = PG_GETARG_OID(0);
+	Oid			funcoid = pln_check_routine_arg(fcinfo, "plnimble_profiler_function_statements_tb");
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	ProfTree	tree;
 	int			i;
@@ -1290,7 +1291,7 @@ plnimble_coverage_statements(PG_FUNCTION_ARGS)
 	int			run = 0;
 	int			i;
 
-	prof_tree(PG_GETARG_OID(0), &tree);
+	prof_tree(pln_check_routine_arg(fcinfo, "plnimble_coverage_statements"), &tree);
 	for (i = 0; i < tree.nplaces; i++)
 		if (stmt_stats(&tree, tree.places[i].stmt)->exec_count > 0)
 			run++;
@@ -1341,7 +1342,7 @@ plnimble_coverage_branches(PG_FUNCTION_ARGS)
 	BranchCount bc;
 	int			i;
 
-	prof_tree(PG_GETARG_OID(0), &tree);
+	prof_tree(pln_check_routine_arg(fcinfo, "plnimble_coverage_branches"), &tree);
 	bc.tree = &tree;
 	bc.branches = 0;
 	bc.taken = 0;

@@ -71,10 +71,17 @@ show_diff() {
 
 # --- lanes ---------------------------------------------------------------------
 lane=plain
+pg=
+args=() # the arguments without --pg VERSION, for the run in the chroot
 while [ $# -gt 0 ]; do
 	case $1 in
 	--lazy-check) lane=lazy-check ;;
 	--cassert) lane=cassert ;;
+	--pg)
+		pg=${2:-}
+		shift
+		;;
+	--pg=*) pg=${1#--pg=} ;;
 	--) shift; break ;;
 	-*)
 		echo "unknown option: $1"
@@ -82,8 +89,23 @@ while [ $# -gt 0 ]; do
 		;;
 	*) break ;;
 	esac
+	case $1 in --pg | --pg=* | "$pg") ;; *) args+=("$1") ;; esac
 	shift
 done
+args+=("$@")
+# Another major version: the same command inside its chroot (see
+# scripts/in-pg.sh; 15 is the machine's own server).
+if [ -n "$pg" ] && [ "$pg" != 15 ] && [ -z "${PLN_IN_PG:-}" ]; then
+	if [ "$lane" = cassert ]; then
+		echo "--cassert runs on PostgreSQL 15 only (scripts/cassert-server.sh)"
+		finish 0 1
+	fi
+	exec bash scripts/in-pg.sh "$pg" bash scripts/test.sh "${args[@]}"
+fi
+if [ -n "$pg" ] && [ "$pg" != "$PLN_PG_VERSION" ]; then
+	echo "--pg $pg: but this is PostgreSQL $PLN_PG_VERSION's installation"
+	finish 0 1
+fi
 # Recompilation, plan invalidation, records and triggers: run once more
 # on the assertion-enabled server with every cache flushed at each chance.
 # (Records: composite_domains; data_model's loops of 10,000 appends take

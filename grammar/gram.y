@@ -2368,7 +2368,7 @@ pln_parse_datatype(const char *string, int location)
 	ErrorContextCallback errcb;
 
 	push_sql_errcontext(&errcb, &cbarg, location);
-	typeName = typeStringToTypeName(string);
+	typeName = pln_type_string_to_type_name(string);
 	typenameTypeIdAndMod(NULL, typeName, &type_id, &typmod);
 	pop_sql_errcontext(&errcb);
 

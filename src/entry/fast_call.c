@@ -288,7 +288,7 @@ fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
 	 * transaction's reference to the plan.
 	 */
 	expr = fast->expr;
-	curlxid = MyProc->lxid;
+	curlxid = PLN_MY_LXID;
 	if (expr->simple_failed_lxid == curlxid ||
 		expr->simple_plan_lxid != curlxid ||
 		expr->simple_state_lxid != curlxid ||

@@ -343,7 +343,7 @@ pln_call_ordinary(FunctionCallInfo fcinfo, PlnFunction *func,
 		func->use_count--;
 		if (procedure_resowner != NULL)
 		{
-			ResourceOwnerReleaseAllPlanCacheRefs(procedure_resowner);
+			pln_release_all_plan_refs(procedure_resowner);
 			ResourceOwnerDelete(procedure_resowner);
 		}
 	}
@@ -433,7 +433,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 		pln_free_function_memory(func);
 		if (procedure_resowner != NULL)
 		{
-			ResourceOwnerReleaseAllPlanCacheRefs(procedure_resowner);
+			pln_release_all_plan_refs(procedure_resowner);
 			ResourceOwnerDelete(procedure_resowner);
 		}
 		PG_RE_THROW();
@@ -442,7 +442,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 
 	if (procedure_resowner != NULL)
 	{
-		ResourceOwnerReleaseAllPlanCacheRefs(procedure_resowner);
+		pln_release_all_plan_refs(procedure_resowner);
 		ResourceOwnerDelete(procedure_resowner);
 	}
 

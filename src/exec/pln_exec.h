@@ -149,7 +149,7 @@ pln_fast_call_worth_trying(PlnFunction *func)
 {
 	return func->fast_shape != 'n' &&
 		(func->fast_expr == NULL ||
-		 func->fast_expr->simple_failed_lxid != MyProc->lxid);
+		 func->fast_expr->simple_failed_lxid != PLN_MY_LXID);
 }
 extern void pln_connect_spi(PlnExecState *estate);
 extern const char *pln_stmt_typename(PlnStmt *stmt);
@@ -221,7 +221,7 @@ static inline void
 pln_simple_expr_failed(PlnExpr *expr)
 {
 	expr->simple_in_use = false;
-	expr->simple_failed_lxid = MyProc->lxid;
+	expr->simple_failed_lxid = PLN_MY_LXID;
 	if (expr->purity != PLN_PURITY_PURE)
 		expr->simple_state_lxid = InvalidLocalTransactionId;
 }

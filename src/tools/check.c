@@ -1759,8 +1759,8 @@ check_arguments(FunctionCallInfo fcinfo, PlnCheckOptions *opts)
 						format_procedure(funcoid), PLN_OWN_TITLE)));
 
 	/* analysis may run the function's immutable parts: as a call would */
-	if (pg_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&
-		!pg_proc_ownercheck(funcoid, GetUserId()))
+	if (pln_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&
+		!pln_proc_ownercheck(funcoid, GetUserId()))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for function %s",

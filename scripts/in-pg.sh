@@ -22,7 +22,9 @@
 # chroot's compiler against the chroot's libc and headers, installed into
 # that run's copy of the server only, and the oracle is that server's own
 # PL/pgSQL.  Afterwards the copy's results/ replaces this checkout's
-# results/ (test.sh's messages name files there), the overlay goes away
+# results/ (test.sh's messages name files there), and its
+# expected/pgVERSION/ this checkout's if they differ (what
+# oracle-expected.sh --pg VERSION wrote), the overlay goes away
 # with the namespace, and the upper layer is deleted.  Exits with
 # COMMAND's status.  Needs root (mount, chroot).
 
@@ -68,6 +70,13 @@ if [ "${_PLN_IN_PG_NS:-}" = 1 ]; then
 	chroot "$m" env -i "${envs[@]}" bash -c 'cd /plnimble && exec "$@"' in-pg "$@" || rc=$?
 	if [ -d "$m/plnimble/results" ]; then
 		rm -rf "$here/results" && cp -a "$m/plnimble/results" "$here/results"
+	fi
+	# (scripts/oracle-expected.sh --pg VERSION writes there)
+	if ! diff -rq "$m/plnimble/expected/pg$version" "$here/expected/pg$version" >/dev/null 2>&1; then
+		rm -rf "$here/expected/pg$version"
+		if [ -d "$m/plnimble/expected/pg$version" ]; then
+			cp -a "$m/plnimble/expected/pg$version" "$here/expected/pg$version"
+		fi
 	fi
 	exit "$rc"
 fi

@@ -44,6 +44,7 @@
 #include "storage/shmem.h"
 #include "utils/acl.h"
 #include "utils/fmgroids.h"
+#include "utils/guc.h"
 #include "utils/plancache.h"
 
 /*
@@ -329,5 +330,41 @@ pln_var_of_new_row(Var *var)
 	return true;
 #endif
 }
+
+/*
+ * Memory for a check hook's "extra" value, which the GUC machinery frees:
+ * 16 moved GUC memory into a memory context (guc_malloc, freed with
+ * pfree); 15 frees it with free().  NULL when out of memory, as the hook
+ * expects.
+ */
+#if PG_VERSION_NUM >= 160000
+#define pln_guc_extra_alloc(size) guc_malloc(LOG, (size))
+#else
+#define pln_guc_extra_alloc(size) malloc(size)
+#endif
+
+/*
+ * PL/pgSQL's own language changes, followed on the version that made
+ * them (docs/user-guide.md, "Server versions"):
+ *
+ * PLN_HAS_PG_ROUTINE_OID: 16 added GET DIAGNOSTICS ... = PG_ROUTINE_OID
+ * (the running function's OID).
+ *
+ * PLN_BOUND_CURSOR_NAMED_AFTER_VARIABLE: up to 15 a bound cursor variable
+ * starts out holding its own name, so its portal is named after it; 16
+ * made it start out null, and OPEN gives the portal a generated name, as
+ * for an unbound cursor variable.
+ */
+#define PLN_HAS_PG_ROUTINE_OID (PG_VERSION_NUM >= 160000)
+/*
+ * PLN_TYPE_OF_VARIABLES_ONLY: 17 reworked %TYPE and %ROWTYPE.  name%TYPE
+ * names a scalar or record variable only (15 also took a data type's
+ * name, and left anything else to the type-name parser's syntax error),
+ * anything else being "variable ... does not exist"; a.b%TYPE a missing
+ * table or column is an error; schema-qualified names may have any number
+ * of parts; and either may be followed by [] or ARRAY for its array type.
+ */
+#define PLN_TYPE_OF_VARIABLES_ONLY (PG_VERSION_NUM >= 170000)
+#define PLN_BOUND_CURSOR_NAMED_AFTER_VARIABLE (PG_VERSION_NUM < 160000)
 
 #endif							/* PLN_COMPAT_H */

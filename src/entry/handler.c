@@ -122,7 +122,7 @@ check_extra_checks(char **newvalue, void **extra, GucSource source)
 			return false;
 	}
 
-	result = (int *) malloc(sizeof(int));
+	result = (int *) pln_guc_extra_alloc(sizeof(int));
 	if (result == NULL)
 		return false;
 	*result = bits;

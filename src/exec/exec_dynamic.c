@@ -344,6 +344,8 @@ pln_diag_kind_name(PlnDiagKind kind)
 			return "TABLE_NAME";
 		case PLN_DIAG_SCHEMA_NAME:
 			return "SCHEMA_NAME";
+		case PLN_DIAG_ROUTINE_OID:
+			return "PG_ROUTINE_OID";
 	}
 	return "unknown";
 }
@@ -408,6 +410,13 @@ exec_stmt_getdiag(PlnExecState *estate, PlnStmtGetDiag *stmt)
 				exec_assign_value(estate, target,
 								  UInt64GetDatum(estate->eval_processed),
 								  false, INT8OID, -1);
+				break;
+
+			case PLN_DIAG_ROUTINE_OID:
+				/* (0 in a DO block) */
+				exec_assign_value(estate, target,
+								  ObjectIdGetDatum(estate->func->fn_oid),
+								  false, OIDOID, -1);
 				break;
 
 			case PLN_DIAG_CONTEXT:

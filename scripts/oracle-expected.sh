@@ -15,7 +15,8 @@
 # with the names mapped back to plnimble's: "PL/pgSQL" -> "PL/nimble" and
 # "plpgsql." -> "plnimble.", except in the server's own context line
 # 'PL/pgSQL assignment "..."' (the core's parser writes it for any PL
-# that uses its assignment syntax).  The word plpgsql is otherwise left alone, and
+# that uses its assignment syntax) and, from 18 on, 'PL/pgSQL expression
+# "..."' (SPI's, likewise).  The word plpgsql is otherwise left alone, and
 # so are echoed lines that appear verbatim in sql/NAME.sql (a comment
 # mentioning PL/pgSQL stays as written).  The output of a script with the
 # line "-- oracle: no normalisation" is taken as it is.  Does not need a working plnimble
@@ -102,6 +103,7 @@ for name in "${names[@]}"; do
 		"sql/$name.sql" "results/oracle/results/$name.out" |
 		sed -e '/^M\t/{s|PL/pgSQL|PL/nimble|g; s/\bplpgsql\./plnimble./g}' \
 			-e 's|PL/nimble assignment "|PL/pgSQL assignment "|g' \
+			-e 's|PL/nimble expression "|PL/pgSQL expression "|g' \
 			-e 's/^[KM]\t//' >"$outdir/$name.out.tmp"
 	mv "$outdir/$name.out.tmp" "$outdir/$name.out"
 	keep_if_different "$name" ""

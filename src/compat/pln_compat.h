@@ -36,6 +36,9 @@
 #include "catalog/pg_proc_d.h"
 #include "executor/executor.h"
 #include "nodes/parsenodes.h"
+#if PG_VERSION_NUM >= 160000
+#include "nodes/miscnodes.h"
+#endif
 #include "parser/parse_type.h"
 #include "parser/parser.h"
 #include "portability/instr_time.h"
@@ -43,6 +46,7 @@
 #include "storage/proc.h"
 #include "storage/shmem.h"
 #include "utils/acl.h"
+#include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/plancache.h"
@@ -365,6 +369,51 @@ pln_var_of_new_row(Var *var)
  * of parts; and either may be followed by [] or ARRAY for its array type.
  */
 #define PLN_TYPE_OF_VARIABLES_ONLY (PG_VERSION_NUM >= 170000)
+
+/*
+ * PLN_NUMERIC_LITERALS_16: 16's core scanner, which PL/pgSQL uses, reads
+ * hexadecimal, octal and binary integers and underscores between digits
+ * (grammar/scan.l has both sets of rules).  pln_integer_literal_fits: such
+ * an integer is an ICONST if it fits an int4, else a numeric constant
+ * (16's pg_strtoint32 reads all those forms).
+ */
+#define PLN_NUMERIC_LITERALS_16 (PG_VERSION_NUM >= 160000)
+
+static inline bool
+pln_integer_literal_fits(const char *str)
+{
+#if PG_VERSION_NUM >= 160000
+	ErrorSaveContext escontext = {T_ErrorSaveContext};
+
+	(void) pg_strtoint32_safe(str, (Node *) &escontext);
+	return !escontext.error_occurred;
+#else
+	return true;				/* (not called: 15 has no such literals) */
+#endif
+}
 #define PLN_BOUND_CURSOR_NAMED_AFTER_VARIABLE (PG_VERSION_NUM < 160000)
+
+/*
+ * The CONTEXT line SPI adds for an expression of a PL (plnimble writes it
+ * itself where it evaluates an expression without SPI): 18 names it
+ * "PL/pgSQL expression", as it already named assignments.
+ */
+#if PG_VERSION_NUM >= 180000
+#define PLN_SPI_EXPR_CONTEXT "PL/pgSQL expression \"%s\""
+#else
+#define PLN_SPI_EXPR_CONTEXT "SQL expression \"%s\""
+#endif
+
+/*
+ * Message texts of the server's that plnimble's scanner repeats: 17 put
+ * configuration parameter names in messages in double quotes.
+ */
+#if PG_VERSION_NUM >= 170000
+#define PLN_MSG_UNICODE_ESCAPES_SCS_OFF \
+	"String constants with Unicode escapes cannot be used when \"standard_conforming_strings\" is off."
+#else
+#define PLN_MSG_UNICODE_ESCAPES_SCS_OFF \
+	"String constants with Unicode escapes cannot be used when standard_conforming_strings is off."
+#endif
 
 #endif							/* PLN_COMPAT_H */

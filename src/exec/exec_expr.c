@@ -1148,7 +1148,7 @@ spi_expr_error_callback(void *arg)
 		return;
 
 	if (expr->parseMode == RAW_PARSE_PLPGSQL_EXPR)
-		errcontext("SQL expression \"%s\"", expr->query);
+		errcontext(PLN_SPI_EXPR_CONTEXT, expr->query);
 	else if (expr->parseMode == RAW_PARSE_DEFAULT)
 		errcontext("SQL statement \"%s\"", expr->query);	/* SELECT INTO */
 	else

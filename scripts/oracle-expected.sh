@@ -82,6 +82,13 @@ keep_if_different() {
 
 status=0
 for name in "${names[@]}"; do
+	# An allowlisted script's expected output is plnimble's own
+	# (scripts/accept.sh), not PL/pgSQL's: leave a version's file alone.
+	if [ "$outdir" != expected ] &&
+		grep -qE "^[[:space:]]*${name}[[:space:]]*:" sql/oracle-allowlist.txt 2>/dev/null; then
+		echo "skipped $name: in sql/oracle-allowlist.txt (scripts/accept.sh after test.sh --pg $PLN_PG_VERSION)"
+		continue
+	fi
 	rc=0
 	pln_oracle_run "$name" || rc=$?
 	if [ "$rc" -ne 0 ]; then

@@ -184,6 +184,8 @@ cassert)
 esac
 pln_build_install || setup_failed "build failed (see above and results/build.log)"
 mkdir -p results
+# (for scripts/accept.sh: which version's expected files these results are)
+echo "$PLN_PG_VERSION" >results/server_version
 PLN_SERVER_LOG_COPY=$PWD/results/server.log
 # shellcheck disable=SC2119 # default port
 pln_cluster_start || setup_failed "could not start a PostgreSQL cluster"

@@ -2,9 +2,15 @@
 # Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # scripts/test.sh: build plnimble and run its regression scripts.
 #
-# Usage: bash scripts/test.sh [--lazy-check | --cassert] [NAME...]
+# Usage: bash scripts/test.sh [--pg VERSION] [--lazy-check | --cassert] [NAME...]
 #        (NAME = sql/NAME.sql; default all)
 #
+#   --pg VERSION  on PostgreSQL VERSION (17, 18, 19; 15, the machine's own,
+#                 is the default) in its chroot (scripts/pg-server.sh,
+#                 scripts/in-pg.sh), against that version's own PL/pgSQL,
+#                 with expected/pgVERSION/NAME.out where that version's
+#                 output differs from expected/NAME.out; combines with
+#                 --lazy-check, not with --cassert
 #   --lazy-check  the checking build: plnimble linked with wrappers around
 #                 the server functions a handler block without its
 #                 subtransaction must not call (src/lazy/lazy_check.c); a call

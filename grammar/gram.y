@@ -114,6 +114,13 @@ static char *name_of_cword_list(List *idents);
 #define NameOfDatum(wdatum) ((wdatum)->ident ? (wdatum)->ident : \
 							 name_of_cword_list((wdatum)->idents))
 
+/*
+ * The parser's globals, which bison defines without a declaration (18's
+ * PGXS warns about those: -Wmissing-variable-declarations).
+ */
+extern int	pln_yychar;
+extern int	pln_yynerrs;
+
 %}
 
 %code requires

@@ -14,10 +14,10 @@
  * "Server versions").  16 is not shipped by any Debian suite any more and
  * is neither built nor tested; the boundaries below are drawn where 16
  * moved all the same.  Each bridge is named for what plnimble needs and
- * says what changed in which version.  Where a change is more than a
- * spelling (a feature that could not be re-established exactly on some
- * version), compat/version_limits.c lists it, and plnimble_savepoint_plan()
- * and the user guide show it.
+ * says what changed in which version.  Every feature is re-established
+ * on every version (docs/user-guide.md, "Server versions"); a feature
+ * that could not be would be turned off here, on that version, with its
+ * reason in plnimble_savepoint_plan() and the user guide.
  *
  * Copyright (c) 2026, the plnimble developers.
  * Licensed under the PostgreSQL License; see the LICENSE file.

@@ -405,10 +405,15 @@ pln_fresh_db() {
 pln_pg_regress() {
 	local name=$1 db=$2 indir=$3 outdir=$4
 	local rc=0
+	# (16's pg_regress takes the expected files from --expecteddir,
+	# "." by default, instead of from the input directory; 15's has no
+	# such option)
+	local expdir=()
+	[ "$PLN_PG_VERSION" -ge 16 ] && expdir=(--expecteddir="$indir")
 	mkdir -p "$outdir" || return 2
 	rm -f "$outdir/results/$name.out" "$outdir/regression.diffs"
 	timeout "$PLN_TIMEOUT" "$PLN_PG_REGRESS" --use-existing --dbname="$db" \
-		--inputdir="$indir" --outputdir="$outdir" --bindir="$PLN_PGBIN" \
+		--inputdir="$indir" "${expdir[@]}" --outputdir="$outdir" --bindir="$PLN_PGBIN" \
 		--host="$PGHOST" --port="$PGPORT" --user="$PGUSER" "$name" || rc=$?
 	if [ "$rc" -eq 124 ]; then
 		echo "pg_regress: killed after $PLN_TIMEOUT seconds"

@@ -2837,11 +2837,13 @@ read_cursor_args(PlnVar *cursor, int until)
 		 * PL/pgSQL reads two raw tokens here whatever the first is, so an
 		 * error in scanning the second (trailing junk after a number) is
 		 * raised before the argument is parsed, and one in scanning the
-		 * token after an identifier is not: so here.  (PostgreSQL 15 takes
-		 * only :=, not =>, for cursor arguments.)
+		 * token after an identifier is not: so here.  (Up to 17 only :=
+		 * names a cursor argument; 18 also takes =>.)
 		 */
 		pln_peek2_raw(&tok1, &tok2, &argloc);
-		if (tok1 == IDENT && tok2 == COLON_EQUALS)
+		if (tok1 == IDENT &&
+			(tok2 == COLON_EQUALS ||
+			 (PLN_CURSOR_ARGS_ARROW && tok2 == EQUALS_GREATER)))
 		{
 			const char *name = token_as_name(yylex(), &yylval);
 
@@ -2861,7 +2863,7 @@ read_cursor_args(PlnVar *cursor, int until)
 						 errmsg("cursor \"%s\" has no argument named \"%s\"",
 								cursor->refname, name),
 						 pln_scanner_errposition(yylloc)));
-			(void) yylex();		/* the := */
+			(void) yylex();		/* the := or => */
 			any_named = true;
 		}
 

@@ -379,6 +379,12 @@ pln_var_of_new_row(Var *var)
  */
 #define PLN_NUMERIC_LITERALS_16 (PG_VERSION_NUM >= 160000)
 
+/*
+ * PLN_CURSOR_ARGS_ARROW: 18 takes name => value for a cursor's named
+ * arguments (OPEN c(a => 1), FOR r IN c(a => 1)) besides name := value.
+ */
+#define PLN_CURSOR_ARGS_ARROW (PG_VERSION_NUM >= 180000)
+
 static inline bool
 pln_integer_literal_fits(const char *str)
 {

@@ -83,6 +83,9 @@ static PlnType *read_datatype(int tok);
 static PlnType *word_type(char *ident);
 static PlnType *cword_type(List *idents);
 static PlnType *rowtype_of(List *idents);
+static PlnType *column_type_17(List *idents);
+static PlnType *type_array_of(PlnType *elem);
+static PlnType *read_type_array_decoration(PlnType *type);
 static List *read_raise_options(void);
 static void check_raise_parameters(PlnStmtRaise *stmt);
 static void check_labels(const char *start_label, const char *end_label,
@@ -110,6 +113,13 @@ static char *name_of_cword_list(List *idents);
  */
 #define NameOfDatum(wdatum) ((wdatum)->ident ? (wdatum)->ident : \
 							 name_of_cword_list((wdatum)->idents))
+
+/*
+ * The parser's globals, which bison defines without a declaration (18's
+ * PGXS warns about those: -Wmissing-variable-declarations).
+ */
+extern int	pln_yychar;
+extern int	pln_yynerrs;
 
 %}
 
@@ -537,8 +547,13 @@ decl_statement	: decl_varname decl_const decl_datatype decl_collate decl_notnull
 											   pln_build_datatype(REFCURSOROID, -1,
 																  InvalidOid, NULL),
 											   true);
-						/* the portal is named after the variable by default */
-						cursor->default_val = cursor_name_default(cursor->refname);
+						/*
+						 * Up to 15 the portal is named after the variable by
+						 * default; from 16 on the variable starts out null,
+						 * and OPEN names the portal as for an unbound cursor.
+						 */
+						if (PLN_BOUND_CURSOR_NAMED_AFTER_VARIABLE)
+							cursor->default_val = cursor_name_default(cursor->refname);
 						cursor->cursor_explicit_expr = $7;
 						cursor->cursor_explicit_argrow = $5 ? $5->dno : -1;
 						cursor->cursor_options = CURSOR_OPT_FAST_PLAN | $2;
@@ -837,8 +852,9 @@ stmt_getdiag	: K_GET getdiag_area_opt K_DIAGNOSTICS getdiag_list ';'
 						foreach(lc, new->diag_items)
 						{
 							PlnDiagItem *item = (PlnDiagItem *) lfirst(lc);
-							bool		current_only = (item->kind == PLN_DIAG_ROW_COUNT);
-							bool		stacked_only = (item->kind != PLN_DIAG_ROW_COUNT &&
+							bool		current_only = (item->kind == PLN_DIAG_ROW_COUNT ||
+															item->kind == PLN_DIAG_ROUTINE_OID);
+							bool		stacked_only = (!current_only &&
 														item->kind != PLN_DIAG_CONTEXT);
 
 							if (new->is_stacked && current_only)
@@ -908,15 +924,28 @@ getdiag_item	:
 						int			tok = yylex();
 						int			i;
 
-						for (i = 0; i < lengthof(items); i++)
+						/*
+						 * PG_ROUTINE_OID (16 on): an unreserved keyword in
+						 * PL/pgSQL, so here a word, or the name of a
+						 * variable, spelled so.
+						 */
+						if (PLN_HAS_PG_ROUTINE_OID &&
+							((tok == T_WORD && !yylval.word.quoted &&
+							  strcmp(yylval.word.ident, "pg_routine_oid") == 0) ||
+							 tok_is_keyword(tok, &yylval, -1, "pg_routine_oid")))
+							$$ = PLN_DIAG_ROUTINE_OID;
+						else
 						{
-							if (tok_is_keyword(tok, &yylval,
-											   items[i].token, items[i].word))
-								break;
+							for (i = 0; i < lengthof(items); i++)
+							{
+								if (tok_is_keyword(tok, &yylval,
+												   items[i].token, items[i].word))
+									break;
+							}
+							if (i == lengthof(items))
+								yyerror("unrecognized GET DIAGNOSTICS item");
+							$$ = items[i].kind;
 						}
-						if (i == lengthof(items))
-							yyerror("unrecognized GET DIAGNOSTICS item");
-						$$ = items[i].kind;
 					}
 				;
 
@@ -2368,7 +2397,7 @@ pln_parse_datatype(const char *string, int location)
 	ErrorContextCallback errcb;
 
 	push_sql_errcontext(&errcb, &cbarg, location);
-	typeName = typeStringToTypeName(string);
+	typeName = pln_type_string_to_type_name(string);
 	typenameTypeIdAndMod(NULL, typeName, &type_id, &typmod);
 	pop_sql_errcontext(&errcb);
 
@@ -2393,6 +2422,18 @@ word_type(char *ident)
 	PlnType    *result = NULL;
 
 	nsi = pln_ns_lookup(pln_ns_top(), false, ident, NULL, NULL, NULL);
+	if (PLN_TYPE_OF_VARIABLES_ONLY)
+	{
+		/* 17 on: a scalar or a record variable, nothing else */
+		if (nsi != NULL && nsi->itemtype == PLN_NS_VAR)
+			return ((PlnVar *) pln_curr_compile->datums[nsi->itemno])->datatype;
+		if (nsi != NULL && nsi->itemtype == PLN_NS_REC &&
+			((PlnRec *) pln_curr_compile->datums[nsi->itemno])->datatype != NULL)
+			return ((PlnRec *) pln_curr_compile->datums[nsi->itemno])->datatype;
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("variable \"%s\" does not exist", ident)));
+	}
 	if (nsi != NULL)
 	{
 		if (nsi->itemtype == PLN_NS_VAR)
@@ -2438,8 +2479,12 @@ cword_type(List *idents)
 
 		if (nsi != NULL && nsi->itemtype == PLN_NS_VAR)
 			return ((PlnVar *) pln_curr_compile->datums[nsi->itemno])->datatype;
+		if (PLN_TYPE_OF_VARIABLES_ONLY)
+			return column_type_17(idents);
 		relid = RelnameGetRelid(strVal(linitial(idents)));
 	}
+	else if (PLN_TYPE_OF_VARIABLES_ONLY)
+		return column_type_17(idents);
 	else if (list_length(idents) == 3)
 		relid = RangeVarGetRelid(makeRangeVar(strVal(linitial(idents)),
 											  strVal(lsecond(idents)), -1),
@@ -2462,6 +2507,71 @@ cword_type(List *idents)
 		return NULL;
 	get_atttypetypmodcoll(relid, attnum, &typid, &typmod, &collid);
 	return pln_build_datatype(typid, typmod, collid, NULL);
+}
+
+/*
+ * 17's table.column%TYPE (and schema.table.column, catalog.schema.table.
+ * column): the relation must exist and have the column, whatever kind of
+ * relation it is; each is an error otherwise.  Before the relation,
+ * label.rec%TYPE: a record variable qualified by its block's label.
+ */
+static PlnType *
+column_type_17(List *idents)
+{
+	RangeVar   *relvar;
+	const char *fldname = strVal(llast(idents));
+	Oid			relid;
+	AttrNumber	attnum;
+	Oid			typid;
+	int32		typmod;
+	Oid			collid;
+
+	if (list_length(idents) == 2)
+	{
+		PlnNsItem  *nsi;
+		int			nnames;
+
+		nsi = pln_ns_lookup(pln_ns_top(), false, strVal(linitial(idents)),
+							strVal(lsecond(idents)), NULL, &nnames);
+		if (nsi != NULL && nsi->itemtype == PLN_NS_REC && nnames == 2 &&
+			((PlnRec *) pln_curr_compile->datums[nsi->itemno])->datatype != NULL)
+			return ((PlnRec *) pln_curr_compile->datums[nsi->itemno])->datatype;
+		relvar = makeRangeVar(NULL, strVal(linitial(idents)), -1);
+	}
+	else
+		relvar = makeRangeVarFromNameList(list_copy_head(idents,
+														 list_length(idents) - 1));
+	relid = RangeVarGetRelid(relvar, NoLock, false);
+	attnum = get_attnum(relid, fldname);
+	if (attnum == InvalidAttrNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of relation \"%s\" does not exist",
+						fldname, relvar->relname)));
+	get_atttypetypmodcoll(relid, attnum, &typid, &typmod, &collid);
+	return pln_build_datatype(typid, typmod, collid, NULL);
+}
+
+/*
+ * 17's %TYPE[] and %ROWTYPE[] (also ARRAY, and sizes, which are ignored
+ * as everywhere): the array type of what was read.  An array stays
+ * itself; typmod and collation carry over.
+ */
+static PlnType *
+type_array_of(PlnType *elem)
+{
+	Oid			arraytype;
+
+	if (elem->typisarray)
+		return elem;
+	arraytype = get_array_type(elem->typoid);
+	if (!OidIsValid(arraytype))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("could not find array type for data type %s",
+						format_type_be(elem->typoid))));
+	return pln_build_datatype(arraytype, elem->atttypmod, elem->collation,
+							  NULL);
 }
 
 /*
@@ -2488,6 +2598,8 @@ rowtype_of(List *idents)
 		relid = RangeVarGetRelid(makeRangeVar(strVal(linitial(idents)),
 											  strVal(lsecond(idents)), -1),
 								 NoLock, false);
+	else if (PLN_TYPE_OF_VARIABLES_ONLY)
+		relid = RangeVarGetRelid(makeRangeVarFromNameList(idents), NoLock, false);
 	else
 		return NULL;
 
@@ -2499,6 +2611,35 @@ rowtype_of(List *idents)
 						strVal(llast(idents)))));
 	return pln_build_datatype(typid, -1, InvalidOid,
 							  makeTypeNameFromNameList(idents));
+}
+
+/*
+ * After 17's name%TYPE or name%ROWTYPE: [ ARRAY ] [ '[' [ integer ] ']' ... ]
+ * makes it the array type.
+ */
+static PlnType *
+read_type_array_decoration(PlnType *type)
+{
+	bool		is_array = false;
+	int			tok = yylex();
+
+	if (tok_is_keyword(tok, &yylval, K_ARRAY, "array"))
+	{
+		is_array = true;
+		tok = yylex();
+	}
+	while (tok == '[')
+	{
+		is_array = true;
+		tok = yylex();
+		if (tok == ICONST)
+			tok = yylex();
+		if (tok != ']')
+			yyerror("syntax error, expected \"]\"");
+		tok = yylex();
+	}
+	pln_push_back_token(tok);
+	return is_array ? type_array_of(type) : type;
 }
 
 /*
@@ -2543,19 +2684,16 @@ read_datatype(int tok)
 		if (tok == '%')
 		{
 			tok = yylex();
+			result = NULL;
 			if (tok_is_keyword(tok, &yylval, K_TYPE, "type"))
-			{
 				result = (list_length(idents) == 1) ?
 					word_type(strVal(linitial(idents))) : cword_type(idents);
-				if (result != NULL)
-					return result;
-			}
 			else if (tok_is_keyword(tok, &yylval, K_ROWTYPE, "rowtype"))
-			{
 				result = rowtype_of(idents);
-				if (result != NULL)
-					return result;
-			}
+			if (result != NULL && PLN_TYPE_OF_VARIABLES_ONLY)
+				return read_type_array_decoration(result);
+			if (result != NULL)
+				return result;
 		}
 	}
 
@@ -2699,11 +2837,13 @@ read_cursor_args(PlnVar *cursor, int until)
 		 * PL/pgSQL reads two raw tokens here whatever the first is, so an
 		 * error in scanning the second (trailing junk after a number) is
 		 * raised before the argument is parsed, and one in scanning the
-		 * token after an identifier is not: so here.  (PostgreSQL 15 takes
-		 * only :=, not =>, for cursor arguments.)
+		 * token after an identifier is not: so here.  (Up to 17 only :=
+		 * names a cursor argument; 18 also takes =>.)
 		 */
 		pln_peek2_raw(&tok1, &tok2, &argloc);
-		if (tok1 == IDENT && tok2 == COLON_EQUALS)
+		if (tok1 == IDENT &&
+			(tok2 == COLON_EQUALS ||
+			 (PLN_CURSOR_ARGS_ARROW && tok2 == EQUALS_GREATER)))
 		{
 			const char *name = token_as_name(yylex(), &yylval);
 
@@ -2723,7 +2863,7 @@ read_cursor_args(PlnVar *cursor, int until)
 						 errmsg("cursor \"%s\" has no argument named \"%s\"",
 								cursor->refname, name),
 						 pln_scanner_errposition(yylloc)));
-			(void) yylex();		/* the := */
+			(void) yylex();		/* the := or => */
 			any_named = true;
 		}
 

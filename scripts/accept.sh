@@ -17,6 +17,12 @@ if [ $# -eq 0 ]; then
 	echo "usage: bash scripts/accept.sh NAME..." >&2
 	exit 2
 fi
+# The results are of the server version the last test.sh run used
+# (results/server_version): for another version than 15 they go to
+# expected/pgVERSION/, and only where they differ from expected/NAME.out.
+version=$(cat results/server_version 2>/dev/null || echo 15)
+outdir=expected
+[ "$version" != 15 ] && outdir=expected/pg$version
 status=0
 for arg in "$@"; do
 	name=$(basename "$arg" .sql)
@@ -29,7 +35,13 @@ for arg in "$@"; do
 	if ! grep -qE "^[[:space:]]*${name}[[:space:]]*:" sql/oracle-allowlist.txt 2>/dev/null; then
 		echo "note: $name is not in sql/oracle-allowlist.txt" >&2
 	fi
-	cp "$src" "expected/$name.out"
-	echo "accepted $src -> expected/$name.out"
+	if [ "$outdir" != expected ] && cmp -s "$src" "expected/$name.out"; then
+		rm -f "$outdir/$name.out"
+		echo "$src is expected/$name.out: no $outdir/$name.out"
+		continue
+	fi
+	mkdir -p "$outdir"
+	cp "$src" "$outdir/$name.out"
+	echo "accepted $src (PostgreSQL $version) -> $outdir/$name.out"
 done
 exit "$status"

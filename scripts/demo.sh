@@ -2,10 +2,11 @@
 # Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # scripts/demo.sh: a two-minute look at plnimble next to PL/pgSQL.
 #
-# Usage: bash scripts/demo.sh
+# Usage: bash scripts/demo.sh [--pg VERSION]     (VERSION: 15, 17, 18, 19)
 #
 # Installs missing build dependencies, builds and installs plnimble, starts
-# a throwaway PostgreSQL 15 cluster, and creates a database that has both
+# a throwaway PostgreSQL cluster (15, the machine's own, or VERSION's in
+# its chroot: scripts/in-pg.sh), and creates a database that has both
 # languages (the real plpgsql and plnimble).  The same three functions are
 # created in each language, then called; one table shows both languages'
 # results and elapsed times side by side.  Timings are whatever they are:
@@ -14,6 +15,11 @@
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# --pg VERSION: the same on another major version, inside its chroot
+# (scripts/in-pg.sh; 15 is the machine's own).
+if [ "${1:-}" = --pg ] && [ "${2:-15}" != 15 ] && [ -z "${PLN_IN_PG:-}" ]; then
+	exec bash scripts/in-pg.sh "$2" bash scripts/demo.sh
+fi
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 

@@ -2,7 +2,7 @@
 # Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # scripts/fuzz.sh: differential fuzzer, plnimble against the real PL/pgSQL.
 #
-# Usage: bash scripts/fuzz.sh [--count N] [--seed S] [--minutes M] [run.py options]
+# Usage: bash scripts/fuzz.sh [--pg VERSION] [--count N] [--seed S] [--minutes M] [run.py options]
 #        bash scripts/fuzz.sh --replay results/fuzz/HASH/case.json
 #
 # Builds and installs plnimble (scripts/lib.sh), starts a throwaway cluster,
@@ -22,6 +22,16 @@ export LC_ALL=C
 source scripts/lib.sh
 
 PY=/usr/bin/python3 # Debian's; run.py needs nothing but the standard library and libpq5
+
+# --pg VERSION (first): the same batch on another major version, inside
+# its chroot (scripts/in-pg.sh), against that version's PL/pgSQL.
+if [ "${1:-}" = --pg ]; then
+	pg=${2:-}
+	shift 2 || true
+	if [ "$pg" != 15 ] && [ -z "${PLN_IN_PG:-}" ]; then
+		exec bash scripts/in-pg.sh "$pg" bash scripts/fuzz.sh "$@"
+	fi
+fi
 
 fail() {
 	pln_cluster_stop

@@ -32,17 +32,21 @@
 #
 # All functions return non-zero on failure instead of exiting, so they work
 # with or without `set -e` in the caller.  Settings that may be overridden
-# from the environment: PLN_PGBIN, PLN_PORT, PLN_TIMEOUT, PLN_WERROR,
-# PLN_LAZY_CHECK (1: the checking build, see src/lazy/lazy_check.c),
+# from the environment: PLN_PG_VERSION, PLN_PGBIN, PLN_PORT, PLN_TIMEOUT,
+# PLN_WERROR, PLN_LAZY_CHECK (1: the checking build, see
+# src/lazy/lazy_check.c),
 # PLN_SERVER_LOG_COPY (see below).
 
 # Repository root, wherever the caller's working directory is.
 PLN_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# The PostgreSQL 15 installation we build against and test with.
-PLN_PGBIN=${PLN_PGBIN:-/usr/lib/postgresql/15/bin}
+# The PostgreSQL installation we build against and test with: Debian's
+# layout of major version PLN_PG_VERSION (15, the machine's own, unless
+# scripts/in-pg.sh runs us inside another version's chroot).
+PLN_PG_VERSION=${PLN_PG_VERSION:-15}
+PLN_PGBIN=${PLN_PGBIN:-/usr/lib/postgresql/$PLN_PG_VERSION/bin}
 PLN_PG_CONFIG=$PLN_PGBIN/pg_config
-PLN_PG_REGRESS=${PLN_PG_REGRESS:-/usr/lib/postgresql/15/lib/pgxs/src/test/regress/pg_regress}
+PLN_PG_REGRESS=${PLN_PG_REGRESS:-/usr/lib/postgresql/$PLN_PG_VERSION/lib/pgxs/src/test/regress/pg_regress}
 PATH=$PLN_PGBIN:$PATH
 export PATH
 
@@ -92,13 +96,14 @@ pln_install_deps() {
 	fi
 	[ "$missing" -eq 0 ] && return 0
 
-	pln_log "deps: installing postgresql-server-dev-15, bison, flex (apt-get)"
+	pln_log "deps: installing postgresql-server-dev-$PLN_PG_VERSION, bison, flex (apt-get)"
 	if ! pln_sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null; then
 		pln_log "deps: apt-get update failed"
 		return 1
 	fi
 	if ! pln_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		postgresql-15 postgresql-server-dev-15 bison flex make gcc >/dev/null; then
+		"postgresql-$PLN_PG_VERSION" "postgresql-server-dev-$PLN_PG_VERSION" \
+		bison flex make gcc >/dev/null; then
 		pln_log "deps: apt-get install failed"
 		return 1
 	fi
@@ -402,10 +407,15 @@ pln_fresh_db() {
 pln_pg_regress() {
 	local name=$1 db=$2 indir=$3 outdir=$4
 	local rc=0
+	# (16's pg_regress takes the expected files from --expecteddir,
+	# "." by default, instead of from the input directory; 15's has no
+	# such option)
+	local expdir=()
+	[ "$PLN_PG_VERSION" -ge 16 ] && expdir=(--expecteddir="$indir")
 	mkdir -p "$outdir" || return 2
 	rm -f "$outdir/results/$name.out" "$outdir/regression.diffs"
 	timeout "$PLN_TIMEOUT" "$PLN_PG_REGRESS" --use-existing --dbname="$db" \
-		--inputdir="$indir" --outputdir="$outdir" --bindir="$PLN_PGBIN" \
+		--inputdir="$indir" "${expdir[@]}" --outputdir="$outdir" --bindir="$PLN_PGBIN" \
 		--host="$PGHOST" --port="$PGPORT" --user="$PGUSER" "$name" || rc=$?
 	if [ "$rc" -eq 124 ]; then
 		echo "pg_regress: killed after $PLN_TIMEOUT seconds"
@@ -416,6 +426,18 @@ pln_pg_regress() {
 	return "$rc"
 }
 
+# pln_expected_file NAME: the expected output of sql/NAME.sql on this
+# server: expected/pgVERSION/NAME.out if there is one for PLN_PG_VERSION,
+# else expected/NAME.out (PostgreSQL 15's, and every version's where its
+# PL/pgSQL prints the same).
+pln_expected_file() {
+	if [ "$PLN_PG_VERSION" != 15 ] && [ -f "expected/pg$PLN_PG_VERSION/$1.out" ]; then
+		echo "expected/pg$PLN_PG_VERSION/$1.out"
+	else
+		echo "expected/$1.out"
+	fi
+}
+
 # pln_regress_run NAME: run sql/NAME.sql on plnimble (a fresh copy of
 # plnimble_tpl) and compare with expected/NAME.out.  Output:
 # results/regress/results/NAME.out, diff: results/regress/NAME.diff,
@@ -423,10 +445,21 @@ pln_pg_regress() {
 pln_regress_run() {
 	local name=$1 rc=0
 	local out=results/regress
+	local indir=. expected
 	mkdir -p "$out" || return 2
 	rm -f "$out/$name.diff" "$out/$name.log"
+	# A version whose own PL/pgSQL prints something else has its expected
+	# file in expected/pgVERSION/ (docs/testing.md, "Other major versions"):
+	# pg_regress reads it from an input directory of its own.
+	expected=$(pln_expected_file "$name")
+	if [ "$expected" != "expected/$name.out" ]; then
+		indir=results/regress_input
+		mkdir -p "$indir/expected" || return 2
+		ln -sfn ../../sql "$indir/sql" || return 2
+		cp "$expected" "$indir/expected/$name.out" || return 2
+	fi
 	pln_fresh_db "regress_$name" plnimble_tpl >"$out/$name.log" 2>&1 || return 2
-	pln_pg_regress "$name" "regress_$name" . "$out" >>"$out/$name.log" 2>&1 || rc=$?
+	pln_pg_regress "$name" "regress_$name" "$indir" "$out" >>"$out/$name.log" 2>&1 || rc=$?
 	if [ -f "$out/regression.diffs" ]; then
 		mv "$out/regression.diffs" "$out/$name.diff"
 	fi

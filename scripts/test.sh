@@ -2,9 +2,15 @@
 # Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # scripts/test.sh: build plnimble and run its regression scripts.
 #
-# Usage: bash scripts/test.sh [--lazy-check | --cassert | --executor-hooks] [NAME...]
+# Usage: bash scripts/test.sh [--pg VERSION] [--lazy-check | --cassert | --executor-hooks] [NAME...]
 #        (NAME = sql/NAME.sql; default all)
 #
+#   --pg VERSION  on PostgreSQL VERSION (17, 18, 19; 15, the machine's own,
+#                 is the default) in its chroot (scripts/pg-server.sh,
+#                 scripts/in-pg.sh), against that version's own PL/pgSQL,
+#                 with expected/pgVERSION/NAME.out where that version's
+#                 output differs from expected/NAME.out; combines with
+#                 --lazy-check, not with --cassert
 #   --lazy-check  the checking build: plnimble linked with wrappers around
 #                 the server functions a handler block without its
 #                 subtransaction must not call (src/lazy/lazy_check.c); a call
@@ -76,11 +82,18 @@ show_diff() {
 
 # --- lanes ---------------------------------------------------------------------
 lane=plain
+pg=
+args=() # the arguments without --pg VERSION, for the run in the chroot
 while [ $# -gt 0 ]; do
 	case $1 in
 	--lazy-check) lane=lazy-check ;;
 	--cassert) lane=cassert ;;
 	--executor-hooks) lane=executor-hooks ;;
+	--pg)
+		pg=${2:-}
+		shift
+		;;
+	--pg=*) pg=${1#--pg=} ;;
 	--) shift; break ;;
 	-*)
 		echo "unknown option: $1"
@@ -88,8 +101,23 @@ while [ $# -gt 0 ]; do
 		;;
 	*) break ;;
 	esac
+	case $1 in --pg | --pg=* | "$pg") ;; *) args+=("$1") ;; esac
 	shift
 done
+args+=("$@")
+# Another major version: the same command inside its chroot (see
+# scripts/in-pg.sh; 15 is the machine's own server).
+if [ -n "$pg" ] && [ "$pg" != 15 ] && [ -z "${PLN_IN_PG:-}" ]; then
+	if [ "$lane" = cassert ]; then
+		echo "--cassert runs on PostgreSQL 15 only (scripts/cassert-server.sh)"
+		finish 0 1
+	fi
+	exec bash scripts/in-pg.sh "$pg" bash scripts/test.sh "${args[@]}"
+fi
+if [ -n "$pg" ] && [ "$pg" != "$PLN_PG_VERSION" ]; then
+	echo "--pg $pg: but this is PostgreSQL $PLN_PG_VERSION's installation"
+	finish 0 1
+fi
 # Recompilation, plan invalidation, records and triggers: run once more
 # on the assertion-enabled server with every cache flushed at each chance.
 # (Records: composite_domains; data_model's loops of 10,000 appends take
@@ -180,6 +208,8 @@ cassert)
 esac
 pln_build_install || setup_failed "build failed (see above and results/build.log)"
 mkdir -p results
+# (for scripts/accept.sh: which version's expected files these results are)
+echo "$PLN_PG_VERSION" >results/server_version
 PLN_SERVER_LOG_COPY=$PWD/results/server.log
 # shellcheck disable=SC2119 # default port
 pln_cluster_start || setup_failed "could not start a PostgreSQL cluster"

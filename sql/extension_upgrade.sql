@@ -51,9 +51,11 @@ SELECT blocks_entered FROM plnimble_savepoint_stats();
 -- not say it again
 CREATE FUNCTION up_safe(n int) RETURNS int LANGUAGE plnimble PARALLEL SAFE
     AS $$ BEGIN RETURN n + 1; END $$;
-SET force_parallel_mode = on;
+-- (16 renamed force_parallel_mode to debug_parallel_query)
+SELECT CASE WHEN current_setting('server_version_num')::int >= 160000 THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END AS parallel_guc \gset
+SET :parallel_guc = on;
 SELECT up_safe(1);
-RESET force_parallel_mode;
+RESET :parallel_guc;
 DROP FUNCTION up_safe(int);
 
 ALTER EXTENSION plnimble UPDATE;

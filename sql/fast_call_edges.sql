@@ -210,12 +210,14 @@ SELECT public.fe_chk_path(0, 0, 2);
 create table par as select i from generate_series(1,2000) i;
 alter function rv_si(text) parallel safe;
 alter function nz(int, int) parallel safe;
-set force_parallel_mode = on;
+-- (16 renamed force_parallel_mode to debug_parallel_query)
+SELECT CASE WHEN current_setting('server_version_num')::int >= 160000 THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END AS parallel_guc \gset
+set :parallel_guc = on;
 set parallel_setup_cost = 0; set parallel_tuple_cost = 0;
 select sum(nz(i, 1)) from par;
 select sum(rv_si(i::text)) from par;
 select rv_si('x');
-reset force_parallel_mode;
+reset :parallel_guc;
 create function rv_nz(a int, b int) returns int language plpgsql as $$
 begin return a / b; end $$;
 create function catcher(n int) returns text language plpgsql as $$

@@ -95,7 +95,9 @@ $$;
 SELECT pm_perform(1), pm_top_block(1), pm_nested(1), pm_notice(1), pm_loop(1),
        pm_null(), pm_caller(), pm_plain(1);
 
-SET force_parallel_mode = regress;
+-- (16 renamed force_parallel_mode to debug_parallel_query)
+SELECT CASE WHEN current_setting('server_version_num')::int >= 160000 THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END AS parallel_guc \gset
+SET :parallel_guc = regress;
 SELECT pm_perform(1);
 SELECT pm_top_block(1);
 SELECT pm_nested(1);
@@ -104,6 +106,6 @@ SELECT pm_loop(1);
 SELECT pm_null();
 SELECT pm_caller();
 SELECT pm_plain(1);
-RESET force_parallel_mode;
+RESET :parallel_guc;
 
 SELECT pm_perform(2), pm_top_block(2), pm_nested(2), pm_loop(2);

@@ -35,6 +35,7 @@
 #include "utils/builtins.h"
 #include "utils/formatting.h"
 #include "utils/fmgroids.h"
+#include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"

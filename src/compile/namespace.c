@@ -114,7 +114,7 @@ pln_ns_lookup(PlnNsItem *ns_cur, bool localmode,
 {
 	while (ns_cur != NULL)
 	{
-		PlnNsItem  *label;
+		PlnNsItem  *label = NULL;
 		PlnNsItem  *found;
 		int			used = 1;
 

@@ -235,6 +235,8 @@ pln_diag_kind_name(PlnDiagKind kind)
 			return "TABLE_NAME";
 		case PLN_DIAG_SCHEMA_NAME:
 			return "SCHEMA_NAME";
+		case PLN_DIAG_ROUTINE_OID:
+			return "PG_ROUTINE_OID";
 	}
 	return "unknown";
 }

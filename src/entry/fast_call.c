@@ -238,7 +238,7 @@ fast_call_allowed(PlnFunction *func, FunctionCallInfo fcinfo)
 	 * the call ends by forgetting all checks, see pln_fast_call).
 	 */
 	expr = fast->expr;
-	curlxid = MyProc->lxid;
+	curlxid = PLN_MY_LXID;
 	has_handlers = fast->has_handlers;
 #define FAST_GATE_TEST(when, fails, reason) \
 	if (fails) \

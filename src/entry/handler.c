@@ -122,7 +122,7 @@ check_extra_checks(char **newvalue, void **extra, GucSource source)
 			return false;
 	}
 
-	result = (int *) malloc(sizeof(int));
+	result = (int *) pln_guc_extra_alloc(sizeof(int));
 	if (result == NULL)
 		return false;
 	*result = bits;
@@ -370,7 +370,7 @@ pln_call_ordinary(FunctionCallInfo fcinfo, PlnFunction *func,
 		func->use_count--;
 		if (procedure_resowner != NULL)
 		{
-			ResourceOwnerReleaseAllPlanCacheRefs(procedure_resowner);
+			pln_release_all_plan_refs(procedure_resowner);
 			ResourceOwnerDelete(procedure_resowner);
 		}
 	}
@@ -479,7 +479,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 		pln_free_function_memory(func);
 		if (procedure_resowner != NULL)
 		{
-			ResourceOwnerReleaseAllPlanCacheRefs(procedure_resowner);
+			pln_release_all_plan_refs(procedure_resowner);
 			ResourceOwnerDelete(procedure_resowner);
 		}
 		PG_RE_THROW();
@@ -488,7 +488,7 @@ plnimble_inline_handler(PG_FUNCTION_ARGS)
 
 	if (procedure_resowner != NULL)
 	{
-		ResourceOwnerReleaseAllPlanCacheRefs(procedure_resowner);
+		pln_release_all_plan_refs(procedure_resowner);
 		ResourceOwnerDelete(procedure_resowner);
 	}
 

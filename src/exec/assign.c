@@ -1197,7 +1197,7 @@ get_cast_entry(PlnExecState *estate,
 	CastKey		key;
 	CastEntry  *entry;
 	bool		found;
-	LocalTransactionId curlxid = MyProc->lxid;
+	LocalTransactionId curlxid = PLN_MY_LXID;
 
 	if (cast_hash == NULL)
 	{

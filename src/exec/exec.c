@@ -269,10 +269,10 @@ exec_function(PlnFunction *func, FunctionCallInfo fcinfo, bool atomic,
 
 	if (estate.spi_finish)
 	{
-		int			rc = SPI_finish();
+		int			finish_rc = SPI_finish();
 
-		if (rc != SPI_OK_FINISH)
-			elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));
+		if (finish_rc != SPI_OK_FINISH)
+			elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(finish_rc));
 	}
 
 	error_context_stack = plerrcontext.previous;
@@ -640,7 +640,7 @@ exec_stmts(PlnExecState *estate, List *stmts)
 static pg_attribute_always_inline int
 exec_stmt_run(PlnExecState *estate, PlnStmt *stmt)
 {
-	int			rc;
+	int			rc = PLN_RC_OK; /* (set by every case; gcc 15 cannot tell) */
 	bool		lazy;
 
 	lazy = pln_stmt_may_run_lazily(stmt);

@@ -370,6 +370,13 @@ exec_stmt_getdiag(PlnExecState *estate, PlnStmtGetDiag *stmt)
 								  false, INT8OID, -1);
 				break;
 
+			case PLN_DIAG_ROUTINE_OID:
+				/* (0 in a DO block) */
+				exec_assign_value(estate, target,
+								  ObjectIdGetDatum(estate->func->fn_oid),
+								  false, OIDOID, -1);
+				break;
+
 			case PLN_DIAG_CONTEXT:
 				{
 					/* the call stack, as CONTEXT lines would show it */

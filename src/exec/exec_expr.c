@@ -237,7 +237,7 @@ remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource,
 	}
 	expr->plan_error = edata;
 	expr->plan_error_source = plansource;
-	expr->plan_error_lxid = MyProc->lxid;
+	expr->plan_error_lxid = PLN_MY_LXID;
 	MemoryContextSwitchTo(oldcontext);
 }
 
@@ -364,10 +364,10 @@ raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
 {
 	ErrorData  *edata = expr->plan_error;
 
-	if (expr->plan_error_lxid == MyProc->lxid &&
+	if (expr->plan_error_lxid == PLN_MY_LXID &&
 		(expr->plan_error_source == NULL ||	/* a literal, at parse */
 		 (expr->plan_error_source->is_valid &&
-		  OverrideSearchPathMatchesCurrent(expr->plan_error_source->search_path) &&
+		  pln_search_path_matches(expr->plan_error_source->search_path) &&
 		  (!uses_variables(expr) ||
 		   plan_cache_chooses_generic(expr->plan_error_source)))))
 	{
@@ -560,7 +560,7 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 	{
 		expr->simple_plansource = plansource;
 		expr->simple_plan = cplan;
-		expr->simple_plan_lxid = MyProc->lxid;
+		expr->simple_plan_lxid = PLN_MY_LXID;
 		exec_save_simple_expr(expr, cplan);
 	}
 
@@ -886,7 +886,7 @@ pln_check_plan_before_block(PlnExpr *expr)
 {
 	if (expr == NULL || expr->purity != PLN_PURITY_PURE ||
 		expr->simple_state_cxt == NULL ||
-		expr->simple_plan_lxid != MyProc->lxid)
+		expr->simple_plan_lxid != PLN_MY_LXID)
 		return false;
 
 	/*
@@ -916,10 +916,10 @@ pln_simple_plan_is_current(PlnExpr *expr)
 {
 	CachedPlanSource *plansource = expr->simple_plansource;
 
-	Assert(expr->simple_plan_lxid == MyProc->lxid);
+	Assert(expr->simple_plan_lxid == PLN_MY_LXID);
 	return plansource->is_valid && plansource->gplan == expr->simple_plan &&
 		expr->simple_plan->is_valid &&
-		OverrideSearchPathMatchesCurrent(plansource->search_path);
+		pln_search_path_matches(plansource->search_path);
 }
 
 /*
@@ -1146,7 +1146,7 @@ spi_expr_error_callback(void *arg)
 		return;
 
 	if (expr->parseMode == RAW_PARSE_PLPGSQL_EXPR)
-		errcontext("SQL expression \"%s\"", expr->query);
+		errcontext(PLN_SPI_EXPR_CONTEXT, expr->query);
 	else if (expr->parseMode == RAW_PARSE_DEFAULT)
 		errcontext("SQL statement \"%s\"", expr->query);	/* SELECT INTO */
 	else
@@ -1213,7 +1213,7 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 					  Datum *result, bool *isNull,
 					  Oid *rettype, int32 *rettypmod)
 {
-	LocalTransactionId curlxid = MyProc->lxid;
+	LocalTransactionId curlxid = PLN_MY_LXID;
 	bool		pure;
 
 	/*
@@ -1350,7 +1350,7 @@ exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 							 Datum *result, bool *isNull,
 							 Oid *rettype, int32 *rettypmod)
 {
-	LocalTransactionId curlxid = MyProc->lxid;
+	LocalTransactionId curlxid = PLN_MY_LXID;
 	int			level = estate->recursion_level;
 	ExprState  *state;
 	int			generation;
@@ -1935,7 +1935,7 @@ pln_xact_cb(XactEvent event, void *arg)
 			FreeExecutorState(simple_eval_estate);
 		simple_eval_estate = NULL;
 		if (simple_eval_resowner)
-			ResourceOwnerReleaseAllPlanCacheRefs(simple_eval_resowner);
+			pln_release_all_plan_refs(simple_eval_resowner);
 		simple_eval_resowner = NULL;
 	}
 	else if (event == XACT_EVENT_ABORT ||

@@ -551,7 +551,7 @@ select_into_error_callback(void *arg)
 	int			position;
 
 	if (cb->estate->simple_expr_running != cb->expr ||
-		cb->expr->simple_failed_lxid == MyProc->lxid ||
+		cb->expr->simple_failed_lxid == PLN_MY_LXID ||
 		pln_error_context_unseen(cb->estate, geterrcode()))
 		return;
 	position = geterrposition();

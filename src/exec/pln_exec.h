@@ -199,7 +199,7 @@ static inline void
 pln_simple_expr_failed(PlnExpr *expr)
 {
 	expr->simple_in_use = false;
-	expr->simple_failed_lxid = MyProc->lxid;
+	expr->simple_failed_lxid = PLN_MY_LXID;
 	if (expr->purity != PLN_PURITY_PURE)
 		expr->simple_state_lxid = InvalidLocalTransactionId;
 }

@@ -204,7 +204,7 @@ static inline const char *
 pln_fast_call_why_not(PlnFunction *func)
 {
 	const char *why = pln_fast_shape_why_not(func);
-	LocalTransactionId curlxid = MyProc->lxid;
+	LocalTransactionId curlxid = PLN_MY_LXID;
 	PlnExpr    *expr;
 	bool		has_handlers;
 

@@ -238,10 +238,7 @@ pure_io_type(Oid typid)
 static bool
 collation_is_pure(Oid collid)
 {
-	return (collid == InvalidOid ||
-			collid == DEFAULT_COLLATION_OID ||
-			collid == C_COLLATION_OID ||
-			collid == POSIX_COLLATION_OID);
+	return pln_collation_needs_no_lookup(collid);
 }
 
 static bool

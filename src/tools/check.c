@@ -3108,6 +3108,54 @@ check_compiled(CheckState *cs, PlnFunction *func)
 }
 
 /*
+ * Compile a function for pln_check_function as the validator does; a
+ * failure to compile is a finding, and NULL.  (A function of its own: a
+ * PG_TRY nested in another's block shadows its variables.)
+ */
+static PlnFunction *
+compile_for_check(CheckState *cs, Oid funcoid, MemoryContext oldcontext)
+{
+	PlnFunction *volatile func = NULL;
+	int			save_extra_warnings = pln_extra_warnings;
+	int			save_extra_errors = pln_extra_errors;
+
+	PG_TRY();
+	{
+		/*
+		 * Without the compiler's shadowed_variables check: its warning
+		 * would go to the client and its error would stop the compile;
+		 * the walk reports each shadowing as a finding at its line
+		 * instead.
+		 */
+		pln_extra_warnings &= ~PLN_XCHECK_SHADOWVAR;
+		pln_extra_errors &= ~PLN_XCHECK_SHADOWVAR;
+		func = pln_compile_for_validation(funcoid, get_func_rettype(funcoid));
+		pln_extra_warnings = save_extra_warnings;
+		pln_extra_errors = save_extra_errors;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		PlnCheckFinding *f;
+
+		pln_extra_warnings = save_extra_warnings;
+		pln_extra_errors = save_extra_errors;
+		MemoryContextSwitchTo(oldcontext);
+		edata = CopyErrorData();
+		FlushErrorState();
+		f = add_finding(cs, NULL, PLN_CHECK_ERROR, edata->sqlerrcode,
+						edata->message);
+		f->detail = edata->detail;
+		f->hint = edata->hint;
+		f->context = edata->context;
+		f->position = edata->cursorpos;
+		func = NULL;
+	}
+	PG_END_TRY();
+	return func;
+}
+
+/*
  * Check a function (compiled: as called, or NULL to compile it as the
  * validator does); returns its findings (PlnCheckFinding), allocated in
  * the caller's memory context.  A failure to compile is a finding too.
@@ -3120,8 +3168,6 @@ pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 	ResourceOwner oldowner = CurrentResourceOwner;
 	CheckState	cs;
 	int			rc;
-	int			save_extra_warnings = pln_extra_warnings;
-	int			save_extra_errors = pln_extra_errors;
 
 	memset(&cs, 0, sizeof(cs));
 	if (opts->use_incomment_options && OidIsValid(funcoid))
@@ -3144,44 +3190,10 @@ pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 	MemoryContextSwitchTo(oldcontext);
 	PG_TRY();
 	{
-		PlnFunction *volatile func = compiled;
+		PlnFunction *func = compiled;
 
-		PG_TRY();
-		{
-			if (func == NULL)
-			{
-				/*
-				 * Without the compiler's shadowed_variables check: its
-				 * warning would go to the client and its error would stop
-				 * the compile; the walk reports each shadowing as a finding
-				 * at its line instead.
-				 */
-				pln_extra_warnings &= ~PLN_XCHECK_SHADOWVAR;
-				pln_extra_errors &= ~PLN_XCHECK_SHADOWVAR;
-				func = pln_compile_for_validation(funcoid, get_func_rettype(funcoid));
-				pln_extra_warnings = save_extra_warnings;
-				pln_extra_errors = save_extra_errors;
-			}
-		}
-		PG_CATCH();
-		{
-			ErrorData  *edata;
-			PlnCheckFinding *f;
-
-			pln_extra_warnings = save_extra_warnings;
-			pln_extra_errors = save_extra_errors;
-			MemoryContextSwitchTo(oldcontext);
-			edata = CopyErrorData();
-			FlushErrorState();
-			f = add_finding(&cs, NULL, PLN_CHECK_ERROR, edata->sqlerrcode,
-							edata->message);
-			f->detail = edata->detail;
-			f->hint = edata->hint;
-			f->context = edata->context;
-			f->position = edata->cursorpos;
-			func = NULL;
-		}
-		PG_END_TRY();
+		if (func == NULL)
+			func = compile_for_check(&cs, funcoid, oldcontext);
 
 		if (func != NULL)
 			check_compiled(&cs, func);

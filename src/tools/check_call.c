@@ -101,8 +101,8 @@ pln_check_routine_allowed(Oid funcoid, const char *fname)
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("function %s is not run by %s",
 						format_procedure(funcoid), PLN_OWN_TITLE)));
-	if (pg_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&
-		!pg_proc_ownercheck(funcoid, GetUserId()))
+	if (pln_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&
+		!pln_proc_ownercheck(funcoid, GetUserId()))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for function %s",

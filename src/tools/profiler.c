@@ -265,7 +265,7 @@ prof_clock_gettime(void)
 	instr_time	t;
 
 	INSTR_TIME_SET_CURRENT(t);
-	return (uint64) t.tv_sec * 1000000000 + t.tv_nsec;
+	return pln_instr_time_ns(t);
 }
 
 static inline uint64

@@ -106,9 +106,9 @@ prof_shmem_startup(void)
 	}
 	info.keysize = sizeof(PlnProfSharedKey);
 	info.entrysize = sizeof(PlnProfShared);
-	prof_shared_hash = ShmemInitHash("plnimble profiler statements",
-									 prof_max_statements, prof_max_statements,
-									 &info, HASH_ELEM | HASH_BLOBS);
+	prof_shared_hash = pln_shmem_init_hash("plnimble profiler statements",
+										   prof_max_statements,
+										   &info, HASH_ELEM | HASH_BLOBS);
 	LWLockRelease(AddinShmemInitLock);
 }
 

@@ -288,7 +288,7 @@ open_result_relation(DirectInsert *run, PlannedStmt *pstmt, Oid relid)
 	run->rinfo = makeNode(ResultRelInfo);
 	InitResultRelInfo(run->rinfo, rel, linitial_int(mt->resultRelations),
 					  NULL, 0);
-	CheckValidResultRel(run->rinfo, CMD_INSERT);
+	pln_check_valid_result_rel(run->rinfo, CMD_INSERT, mt->onConflictAction);
 	run->rinfo->ri_onConflictArbiterIndexes = mt->arbiterIndexes;
 
 	/* a value for each column */
@@ -352,7 +352,7 @@ direct_cache_valid(DirectInsert *run, PlnDirectTarget *target,
 
 	return cache->cxt != NULL && cache->plansource == plansource &&
 		cache->generation == run->cplan->generation &&
-		cache->lxid == MyProc->lxid &&
+		cache->lxid == PLN_MY_LXID &&
 		cache->checked_epoch == target->checked_epoch;
 }
 
@@ -419,7 +419,7 @@ direct_cache(DirectInsert *run, PlnDirectTarget *target,
 	MemoryContextSwitchTo(oldcontext);
 	cache->plansource = plansource;
 	cache->generation = run->cplan->generation;
-	cache->lxid = MyProc->lxid;
+	cache->lxid = PLN_MY_LXID;
 	cache->checked_epoch = target->checked_epoch;
 	return cache;
 }
@@ -666,7 +666,7 @@ index_has_committed_key(Relation heap, Relation index, int nkeys,
 	bool		found = false;
 
 	InitDirtySnapshot(dirty);
-	scan = index_beginscan(heap, index, &dirty, nkeys, 0);
+	scan = pln_index_beginscan(heap, index, &dirty, nkeys, 0);
 	index_rescan(scan, skeys, nkeys, NULL, 0);
 	if (index_getnext_slot(scan, ForwardScanDirection, slot))
 		found = !TransactionIdIsValid(dirty.xmin) &&
@@ -692,9 +692,9 @@ insert_speculatively(DirectInsert *run)
 	token = SpeculativeInsertionLockAcquire(GetCurrentTransactionId());
 	table_tuple_insert_speculative(rel, run->slot, run->estate->es_output_cid,
 								   0, NULL, token);
-	recheck = ExecInsertIndexTuples(run->rinfo, run->slot, run->estate,
-									false, true, &conflict,
-									run->rinfo->ri_onConflictArbiterIndexes);
+	recheck = pln_insert_index_tuples(run->rinfo, run->slot, run->estate,
+									  true, &conflict,
+									  run->rinfo->ri_onConflictArbiterIndexes);
 	table_tuple_complete_speculative(rel, run->slot, token, !conflict);
 	SpeculativeInsertionLockRelease(GetCurrentTransactionId());
 	list_free(recheck);
@@ -726,9 +726,9 @@ no_conflicting_row(DirectInsert *run)
 			MemoryContextSwitchTo(oldcontext);
 		}
 	}
-	return ExecCheckIndexConstraints(rinfo, run->slot, run->estate,
-									 &conflict_tid,
-									 rinfo->ri_onConflictArbiterIndexes);
+	return pln_check_index_constraints(rinfo, run->slot, run->estate,
+									   &conflict_tid,
+									   rinfo->ri_onConflictArbiterIndexes);
 }
 
 /*
@@ -889,12 +889,12 @@ pln_insert_directly(SPIPlanPtr plan, ParamListInfo params,
 		run.estate->es_snapshot = GetActiveSnapshot();
 		run.estate->es_sourceText = query;
 		run.estate->es_output_cid = GetCurrentCommandId(true);
-		ExecInitRangeTable(run.estate, pstmt->rtable);
+		pln_exec_init_range_table(run.estate, pstmt);
 		/* (the executor checks them first) */
 		if (!privileges_known(&run, target, plansource))
 		{
 			run.roles_epoch = roles_epoch;
-			ExecCheckRTPerms(pstmt->rtable, true);
+			pln_exec_check_permissions(pstmt);
 			run.privileges_checked = true;
 		}
 		if (open_result_relation(&run, pstmt, target->relid))

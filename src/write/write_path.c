@@ -365,7 +365,7 @@ static const Oid harmless_functions[] = {
 	F_STATEMENT_TIMESTAMP,
 	F_CLOCK_TIMESTAMP,
 	F_TIMEOFDAY,
-	F_RANDOM,
+	PLN_F_RANDOM,
 	F_GEN_RANDOM_UUID,
 
 	/*
@@ -570,6 +570,8 @@ analyse_query(PlnExecState *estate, PlnStmtExecSql *stmt,
 
 		if (!IsA(tle->expr, Var))
 			return "RETURNING computes more than columns";
+		if (!pln_var_of_new_row((Var *) tle->expr))
+			return "its RETURNING names OLD or NEW";
 		nreturning++;
 	}
 
@@ -756,6 +758,8 @@ raw_statement_why_not(CachedPlanSource *plansource)
 {
 	InsertStmt *insert;
 	SelectStmt *select;
+	List	   *returning;
+	bool		returning_options;
 	ListCell   *lc;
 
 	if (plansource->raw_parse_tree == NULL ||
@@ -776,12 +780,28 @@ raw_statement_why_not(CachedPlanSource *plansource)
 		return "it inserts the result of a query";
 	if (list_length(select->valuesLists) != 1)
 		return "it inserts more than one row";
-	foreach(lc, insert->returningList)
+	returning = pln_insert_returning(insert, &returning_options);
+	if (returning_options)
+		return "its RETURNING renames OLD or NEW";
+	foreach(lc, returning)
 	{
 		ResTarget  *target = (ResTarget *) lfirst(lc);
+		ColumnRef  *ref = (ColumnRef *) target->val;
 
-		if (!IsA(target->val, ColumnRef))
+		if (!IsA(ref, ColumnRef))
 			return "RETURNING computes more than columns";
+
+		/*
+		 * old.x and new.x: from 18 on the row before and after the
+		 * statement (old.x is null for an INSERT), which the direct
+		 * insert's projection of the new row does not know.  A table or
+		 * alias of that name (the only meaning before 18) loses nothing
+		 * but the write path.
+		 */
+		if (list_length(ref->fields) > 1 && IsA(linitial(ref->fields), String) &&
+			(strcmp(strVal(linitial(ref->fields)), "old") == 0 ||
+			 strcmp(strVal(linitial(ref->fields)), "new") == 0))
+			return "its RETURNING names OLD or NEW";
 	}
 	return NULL;
 }
@@ -1009,7 +1029,7 @@ holds_row_exclusive_lock(Oid relid)
 	LOCKTAG		tag;
 
 	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
-	return LockHeldByMe(&tag, RowExclusiveLock);
+	return pln_lock_held_by_me(&tag, RowExclusiveLock);
 }
 
 /*
@@ -1026,7 +1046,7 @@ release_table_lock(Oid relid, bool took_lock)
 	if (!took_lock)
 		return;
 	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
-	while (LockHeldByMe(&tag, RowExclusiveLock))
+	while (pln_lock_held_by_me(&tag, RowExclusiveLock))
 	{
 		/* (every count was taken since, under the current owner) */
 		if (!LockRelease(&tag, RowExclusiveLock, false))

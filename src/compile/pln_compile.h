@@ -12,6 +12,8 @@
 #ifndef PLN_COMPILE_H
 #define PLN_COMPILE_H
 
+#include "compat/pln_compat.h"
+
 #include "compile/pln_tree.h"
 
 /* ----------

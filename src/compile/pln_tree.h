@@ -16,6 +16,8 @@
 #ifndef PLN_TREE_H
 #define PLN_TREE_H
 
+#include "compat/pln_compat.h"
+
 #include "access/htup.h"
 #include "access/tupdesc.h"
 #include "executor/spi.h"

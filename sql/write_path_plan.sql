@@ -20,7 +20,9 @@ LANGUAGE sql AS $$
          upd AS (UPDATE wp_prev SET (blocks_entered, savepoints_materialized,
                                      errors_caught_lazy, errors_caught_subxact,
                                      writes_without_savepoint)
-                     = (SELECT * FROM cur))
+                     = (SELECT blocks_entered, savepoints_materialized,
+                               errors_caught_lazy, errors_caught_subxact,
+                               writes_without_savepoint FROM cur))
     SELECT cur.savepoints_materialized - old.savepoints_materialized,
            cur.errors_caught_lazy - old.errors_caught_lazy,
            cur.errors_caught_subxact - old.errors_caught_subxact,

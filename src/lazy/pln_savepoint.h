@@ -18,6 +18,7 @@
 #define PLN_SAVEPOINT_H
 
 #include "exec/pln_exec.h"
+#include "lazy/pln_guard.h"
 
 /* An exception block in progress, innermost first from estate->sp_top */
 struct PlnSavepointFrame
@@ -32,6 +33,8 @@ struct PlnSavepointFrame
 										 * for its handler, without raising
 										 * the error (see
 										 * pln_hand_duplicate_to_handler) */
+	bool		guarded;		/* did work run in it under a read guard
+								 * while it had no subtransaction (guard.c)? */
 
 	/* saved on entry to the block */
 	MemoryContext entry_context;
@@ -221,6 +224,10 @@ typedef struct PlnSavepointStats
 	uint64		errors_caught_lazy;
 	uint64		errors_caught_subxact;
 	uint64		writes_without_savepoint;	/* write path runs (write_path.c) */
+	uint64		blocks_lazy_guarded;	/* blocks that ended (normally or by a
+										 * caught error) without their
+										 * subtransaction, having run work
+										 * under a read guard (guard.c) */
 } PlnSavepointStats;
 
 extern PlnSavepointStats pln_stats;

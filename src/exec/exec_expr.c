@@ -89,6 +89,9 @@ static bool plan_reads_variables(SPIPlanPtr plan);
 static void plan_generic_again(PlnExecState *estate, PlnExpr *expr);
 static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
 static void raise_fast_call_error(PlnExecState *estate, PlnExpr *expr);
+static bool exec_eval_simple_expr_guarded(PlnExecState *estate, PlnExpr *expr,
+										  LocalTransactionId curlxid,
+										  Datum *result, bool *isNull);
 static bool exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 										 Datum *result, bool *isNull,
 										 Oid *rettype, int32 *rettypmod);
@@ -1238,6 +1241,14 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 											rettype, rettypmod);
 
 	pure = simple_expr_ready_for_pure_eval(expr, curlxid);
+	if (!pure && expr->purity == PLN_PURITY_GUARDED &&
+		pln_in_lazy_region(estate) &&
+		exec_eval_simple_expr_guarded(estate, expr, curlxid, result, isNull))
+	{
+		*rettype = expr->simple_type;
+		*rettypmod = expr->simple_typmod;
+		return true;
+	}
 	if (!pure)
 	{
 		/*
@@ -1308,6 +1319,110 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	estate->simple_expr_running = NULL;
 	expr->simple_in_use = false;
 	return true;
+}
+
+/*
+ * Evaluate an expression of class GUARDED (purity.c) in a handler block
+ * without a subtransaction, under a read guard instead (guard.c): the plan
+ * check, building the expression state and the evaluation all run under
+ * it.  Returns false, having done nothing anyone can see, when the guard
+ * cannot be used here or the work turns out to need the subtransaction
+ * after all: the plan was invalidated (planning again is left to the
+ * subtransaction), or a function that is not built in was about to be
+ * called (the guard refuses it, see guard_needs_fmgr_hook; the work so far
+ * only read).  The caller then goes the usual way, which starts the
+ * block's subtransaction.
+ *
+ * An error raised by the evaluation itself is the expression's: it goes
+ * to the block's catch, which ends the guard first (catch_without_savepoint).
+ * Evaluation may push a snapshot, as under a subtransaction
+ * (run_simple_expr_state); the guard pops it if an error comes.
+ */
+static pg_noinline bool
+exec_eval_simple_expr_guarded(PlnExecState *estate, PlnExpr *expr,
+							  LocalTransactionId curlxid,
+							  Datum *result, bool *isNull)
+{
+	PlnReadGuard guard;
+	MemoryContext oldcontext = CurrentMemoryContext;
+	volatile bool done = false;
+
+	/* a procedure after COMMIT: the portal's snapshot is the block's work */
+	if (!estate->portal_snapshot_ensured && ActiveSnapshotSet())
+		estate->portal_snapshot_ensured = true;
+	if (!pln_read_guard_usable(estate) ||
+		(expr->simple_in_use && expr->simple_state_lxid == curlxid) ||
+		expr->simple_is_param)
+		return false;
+
+	pln_read_guard_enter(estate, &guard);
+	guard.refuse_unreviewed = true;
+	PG_TRY();
+	{
+		bool		valid;
+
+		/* the plan check, taking the transaction's reference on first use */
+		if (expr->simple_plan_lxid == curlxid)
+		{
+			valid = simple_plan_known_valid(expr) ||
+				CachedPlanIsSimplyValid(expr->simple_plansource,
+										expr->simple_plan, NULL);
+			if (valid)
+				simple_plan_checked(expr);
+		}
+		else
+		{
+			valid = CachedPlanIsSimplyValid(expr->simple_plansource,
+											expr->simple_plan,
+											simple_eval_resowner);
+			if (valid)
+			{
+				expr->simple_plan_lxid = curlxid;
+				simple_plan_checked(expr);
+			}
+		}
+
+		if (valid)
+		{
+			if (expr->simple_state_lxid != curlxid)
+				simple_expr_build_state(estate, expr, curlxid);
+
+			expr->simple_in_use = true;
+			estate->simple_expr_running = expr;
+			if (unlikely(expr->simple_failed_lxid == curlxid))
+				*result = run_simple_expr_as_spi(estate, expr,
+												 expr->simple_state, false,
+												 isNull);
+			else
+				*result = run_simple_expr_state(estate, expr,
+												expr->simple_state, false,
+												isNull);
+			estate->simple_expr_running = NULL;
+			expr->simple_in_use = false;
+			done = true;
+		}
+	}
+	PG_CATCH();
+	{
+		if (!guard.refused)
+			PG_RE_THROW();
+
+		/*
+		 * Refused: as if nothing had run.  The expression state may have
+		 * been left half way, so it is built afresh next time.
+		 */
+		(void) pln_read_guard_abort(false);
+		MemoryContextSwitchTo(oldcontext);
+		FlushErrorState();
+		estate->simple_expr_running = NULL;
+		expr->simple_in_use = false;
+		expr->simple_state_lxid = InvalidLocalTransactionId;
+		return false;
+	}
+	PG_END_TRY();
+
+	pln_read_guard_leave(estate, &guard);
+	return done;
 }
 
 /*

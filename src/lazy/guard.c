@@ -32,6 +32,7 @@
 
 #include "access/xact.h"
 #include "access/xloginsert.h"
+#include "catalog/namespace.h"
 #include "fmgr.h"
 #include "libpq/pqsignal.h"
 #include "miscadmin.h"
@@ -39,6 +40,7 @@
 #include "storage/condition_variable.h"
 #include "storage/lwlock.h"
 #include "storage/proc.h"
+#include "storage/sinval.h"
 #include "utils/backend_progress.h"
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
@@ -102,6 +104,7 @@ pln_read_guard_enter(PlnExecState *estate, PlnReadGuard *guard)
 		guard->saved_active_count = 0;
 	}
 	guard->saved_xid = GetCurrentTransactionIdIfAny();
+	guard->saved_sinval = SharedInvalidMessageCounter;
 	guard->subid = GetCurrentSubTransactionId();
 	GetUserIdAndSecContext(&guard->saved_userid, &guard->saved_sec_context);
 	guard->refuse_unreviewed = false;
@@ -153,6 +156,15 @@ pln_read_guard_leave(PlnExecState *estate, PlnReadGuard *guard)
 	if (unlikely(pln_read_guard_top != guard))
 		elog(ERROR, "PL/nimble read guards left out of order");
 
+	/*
+	 * Invalidation messages came in under the guard (a catalog read took a
+	 * lock): if they made the search path stale, it is recomputed now,
+	 * under the guard, not by the next plan check of a pure expression in
+	 * the block, which must read no catalogs (see enter_frame_slowly).
+	 */
+	if (SharedInvalidMessageCounter != guard->saved_sinval)
+		(void) fetch_search_path_array(NULL, 0);
+
 	/* released with the guard's owner current, as ResourceOwnerRelease does */
 	ResourceOwnerRelease(owner, RESOURCE_RELEASE_BEFORE_LOCKS, true, false);
 	ResourceOwnerRelease(owner, RESOURCE_RELEASE_LOCKS, true, false);
@@ -177,14 +189,16 @@ pln_read_guard_leave(PlnExecState *estate, PlnReadGuard *guard)
  * without a subtransaction (catch_without_savepoint): release what the
  * guarded work held, in AbortSubTransaction's order, and end the guard.
  * Runs before anything else of the catch, with the error still in the
- * error system.  Returns false if the work wrote (its transaction ID
+ * error system.  Also for work the guard itself refused (for_caught_error
+ * false: no error that PL/pgSQL would have seen), which is then done again
+ * under the subtransaction.  Returns false if the work wrote (its transaction ID
  * moved): then the error is not that block's to catch.
  *
  * The steps, with the argument for those left out, are the table of
  * docs/design.md ("The read guard").
  */
 bool
-pln_read_guard_abort(void)
+pln_read_guard_abort(bool for_caught_error)
 {
 	PlnReadGuard *guard = pln_read_guard_top;
 	ResourceOwner owner = guard->owner;
@@ -197,7 +211,9 @@ pln_read_guard_abort(void)
 	/* AbortSubTransaction's first steps, for everything below the guard */
 	LWLockReleaseAll();
 	pgstat_report_wait_end();
-	pgstat_progress_end_command();
+	/* (ends the command a caught error would end under PL/pgSQL) */
+	if (for_caught_error)
+		pgstat_progress_end_command();
 	AbortBufferIO();
 	UnlockBuffers();
 	XLogResetInsertion();

@@ -88,6 +88,7 @@ typedef struct PlnReadGuard
 	Snapshot	saved_active;	/* top of the active snapshot stack, or NULL */
 	uint32		saved_active_count; /* and its active_count */
 	TransactionId saved_xid;	/* GetCurrentTransactionIdIfAny() */
+	uint64		saved_sinval;	/* SharedInvalidMessageCounter */
 	SubTransactionId subid;		/* the subtransaction it runs in */
 	Oid			saved_userid;
 	int			saved_sec_context;
@@ -108,7 +109,7 @@ pln_read_guard_active(void)
 extern bool pln_read_guard_usable(PlnExecState *estate);
 extern void pln_read_guard_enter(PlnExecState *estate, PlnReadGuard *guard);
 extern void pln_read_guard_leave(PlnExecState *estate, PlnReadGuard *guard);
-extern bool pln_read_guard_abort(void);
+extern bool pln_read_guard_abort(bool for_caught_error);
 extern void pln_read_guard_init(void);
 extern void pln_read_guard_xact_cb(XactEvent event, void *arg);
 extern void pln_read_guard_subxact_cb(SubXactEvent event,

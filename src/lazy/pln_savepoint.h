@@ -232,7 +232,19 @@ typedef struct PlnSavepointStats
 
 extern PlnSavepointStats pln_stats;
 
-/* purity.c */
+/* purity.c: the classes of its table of reviewed functions */
+typedef enum PlnFnClass
+{
+	PLN_FN_NOT_REVIEWED = 0,
+	PLN_FN_PURE,				/* computes only */
+	PLN_FN_GUARDED				/* reads database state, writes nothing:
+								 * under a read guard (guard.c) */
+} PlnFnClass;
+
+extern PlnFnClass pln_reviewed_function_class(Oid funcid,
+											  const char **review);
+extern bool pln_expr_tree_is_guardable(Node *node, PlnFunction *func);
+extern char *pln_describe_guarded(Node *node, PlnFunction *func);
 extern bool pln_oid_in_list(Oid oid, const Oid *list, int n);
 extern bool pln_function_is_on_pure_list(Oid funcid);
 extern bool pln_expr_tree_is_pure(Node *node, PlnFunction *func);

@@ -699,7 +699,7 @@ catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
 	 * wrote after all, no block without a subtransaction may catch the
 	 * error.
 	 */
-	if (unlikely(pln_read_guard_top != NULL) && !pln_read_guard_abort())
+	if (unlikely(pln_read_guard_top != NULL) && !pln_read_guard_abort(true))
 		estate->guard_xid_moved = true;
 
 	restore_call_state(estate, frame);

@@ -718,6 +718,14 @@ impure_node_walker(Node *node, PurityContext *context)
 		case T_RelabelType:
 			pure = true;
 			break;
+		case T_List:
+			/*
+			 * The argument list of COALESCE, GREATEST and LEAST, which
+			 * expression_tree_walker hands to the walker as a whole; its
+			 * elements are walked next.
+			 */
+			pure = true;
+			break;
 		case T_Param:
 			pure = param_is_pure((Param *) node, context);
 			break;
@@ -963,8 +971,8 @@ subscript_may_fail_walker(Node *node, void *context)
  * variables' values folded in) would show nothing that evaluating the
  * generic plan does not, so that where PL/pgSQL runs the expression
  * through SPI (see pln_custom_plan_would_show) plnimble need not: it calls
- * only functions of the pure list, whose only effect is their value or
- * error, and the planner folds its nodes in the executor's order -- but
+ * only functions of the table (pure, or guarded: they read, but write
+ * nothing), whose only effect is their value or error, and the planner folds its nodes in the executor's order -- but
  * for array subscripts, which must then be plain values.
  */
 void
@@ -983,7 +991,9 @@ pln_expr_analyse_purity(PlnExpr *expr)
 									(expr->simple_expr != NULL &&
 									 pln_expr_tree_calls_only_pure((Node *) expr->simple_expr,
 																   expr->func)));
-	expr->simple_folds_alike = (expr->simple_calls_only_pure &&
+	/* (GUARDED calls, too, have no effect but their value or error) */
+	expr->simple_folds_alike = ((expr->simple_calls_only_pure ||
+								 expr->purity == PLN_PURITY_GUARDED) &&
 								!subscript_may_fail_walker((Node *) expr->simple_expr,
 														   NULL));
 }

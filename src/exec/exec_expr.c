@@ -251,7 +251,7 @@ exec_prepare_plan_guarded(PlnExecState *estate, PlnExpr *expr)
 		return false;
 
 	pln_read_guard_enter(estate, &guard);
-	guard.refuse_unreviewed = true;
+	pln_read_guard_top->refuse_unreviewed = true;
 	PG_TRY();
 	{
 		/* SPI is the call's, connected outside any subtransaction */
@@ -265,7 +265,8 @@ exec_prepare_plan_guarded(PlnExecState *estate, PlnExpr *expr)
 	}
 	PG_CATCH();
 	{
-		if (!guard.refused)
+		/* (the guard's state outlives this frame: guard.c keeps it) */
+		if (pln_read_guard_top == NULL || !pln_read_guard_top->refused)
 			PG_RE_THROW();
 
 		/* refused: nothing of the failed step is kept */
@@ -1495,7 +1496,7 @@ exec_eval_simple_expr_guarded(PlnExecState *estate, PlnExpr *expr,
 		return false;
 
 	pln_read_guard_enter(estate, &guard);
-	guard.refuse_unreviewed = true;
+	pln_read_guard_top->refuse_unreviewed = true;
 	PG_TRY();
 	{
 		bool		valid;
@@ -1549,7 +1550,8 @@ exec_eval_simple_expr_guarded(PlnExecState *estate, PlnExpr *expr,
 	}
 	PG_CATCH();
 	{
-		if (!guard.refused)
+		/* (the guard's state outlives this frame: guard.c keeps it) */
+		if (pln_read_guard_top == NULL || !pln_read_guard_top->refused)
 			PG_RE_THROW();
 
 		/*

@@ -51,6 +51,14 @@
 
 PlnReadGuard *pln_read_guard_top = NULL;
 
+/*
+ * The state of the active guard.  Not in the caller's PlnReadGuard: an
+ * error unwinds the caller's stack frame (the longjmp to the block's catch
+ * point) before the catch ends the guard, and the catch's own calls reuse
+ * that stack.  Guards do not nest, so one is enough.
+ */
+static PlnReadGuard active_guard;
+
 /* the guards' owner while no guard is active (no parent, empty), or NULL */
 static ResourceOwner spare_owner = NULL;
 
@@ -79,16 +87,22 @@ pln_read_guard_usable(PlnExecState *estate)
 
 /*
  * Enter a guard: from now on, until pln_read_guard_leave or an error,
- * CurrentResourceOwner is the guard's.  The guard lives in the caller's
- * stack frame.
+ * CurrentResourceOwner is the guard's.  handle is the caller's, to be
+ * given to pln_read_guard_leave; the guard's state is kept here
+ * (active_guard).
  */
 void
-pln_read_guard_enter(PlnExecState *estate, PlnReadGuard *guard)
+pln_read_guard_enter(PlnExecState *estate, PlnReadGuard *handle)
 {
+	PlnReadGuard *guard;
+
 	Assert(pln_read_guard_usable(estate));
 
 	/* (first: the checking build lets the calls below through) */
+	handle->outer = NULL;
+	guard = &active_guard;
 	guard->outer = pln_read_guard_top;
+	guard->handle = handle;
 	pln_read_guard_top = guard;
 
 	guard->frame = estate->sp_top;
@@ -133,13 +147,10 @@ pln_read_guard_enter(PlnExecState *estate, PlnReadGuard *guard)
  * catch_without_savepoint), so that one that rolls back does.
  */
 static void
-check_xid(PlnExecState *estate, PlnReadGuard *guard)
+report_xid_moved(PlnExecState *estate)
 {
-	if (unlikely(GetCurrentTransactionIdIfAny() != guard->saved_xid))
-	{
-		estate->guard_xid_moved = true;
-		elog(ERROR, "work under a PL/nimble read guard assigned a transaction ID");
-	}
+	estate->guard_xid_moved = true;
+	elog(ERROR, "work under a PL/nimble read guard assigned a transaction ID");
 }
 
 /*
@@ -149,12 +160,15 @@ check_xid(PlnExecState *estate, PlnReadGuard *guard)
  * without a parent, for the next guard.
  */
 void
-pln_read_guard_leave(PlnExecState *estate, PlnReadGuard *guard)
+pln_read_guard_leave(PlnExecState *estate, PlnReadGuard *handle)
 {
-	ResourceOwner owner = guard->owner;
+	PlnReadGuard *guard = pln_read_guard_top;
+	ResourceOwner owner;
+	bool		xid_moved;
 
-	if (unlikely(pln_read_guard_top != guard))
+	if (unlikely(guard == NULL || guard->handle != handle))
 		elog(ERROR, "PL/nimble read guards left out of order");
+	owner = guard->owner;
 
 	/*
 	 * Invalidation messages came in under the guard (a catalog read took a
@@ -171,6 +185,7 @@ pln_read_guard_leave(PlnExecState *estate, PlnReadGuard *guard)
 	ResourceOwnerRelease(owner, RESOURCE_RELEASE_AFTER_LOCKS, true, false);
 
 	CurrentResourceOwner = guard->saved_owner;
+	xid_moved = (GetCurrentTransactionIdIfAny() != guard->saved_xid);
 
 	ResourceOwnerNewParent(owner, NULL);
 	if (spare_owner == NULL)
@@ -181,7 +196,8 @@ pln_read_guard_leave(PlnExecState *estate, PlnReadGuard *guard)
 	/* (last: the checking build lets the calls above through) */
 	pln_read_guard_top = guard->outer;
 
-	check_xid(estate, guard);
+	if (unlikely(xid_moved))
+		report_xid_moved(estate);
 }
 
 /*

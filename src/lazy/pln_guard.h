@@ -8,7 +8,9 @@
  * Use, in a lazy region (pln_in_lazy_region: the innermost handler block
  * of the call has no subtransaction):
  *
- *		PlnReadGuard guard;
+ *		PlnReadGuard guard;		(a handle: the state is kept in guard.c,
+ *								 since an error unwinds this frame before
+ *								 the block's catch ends the guard)
  *
  *		if (pln_read_guard_usable(estate))
  *		{
@@ -82,6 +84,8 @@
 typedef struct PlnReadGuard
 {
 	struct PlnReadGuard *outer; /* (always NULL: guards do not nest) */
+	struct PlnReadGuard *handle;	/* the caller's (guard.c keeps the state
+									 * of the active guard itself) */
 	PlnSavepointFrame *frame;	/* the innermost handler block at entry */
 	ResourceOwner saved_owner;	/* CurrentResourceOwner at entry */
 	ResourceOwner owner;		/* the guard's own, current under it */
@@ -97,7 +101,11 @@ typedef struct PlnReadGuard
 	bool		refused;		/* and one was */
 } PlnReadGuard;
 
-/* the active guard of the session, or NULL (guard.c) */
+/*
+ * The active guard of the session, or NULL (guard.c).  Its fields
+ * refuse_unreviewed (set by the caller after entering) and refused (read by
+ * the caller's own catch) are for the callers that plan or evaluate.
+ */
 extern PlnReadGuard *pln_read_guard_top;
 
 static inline bool

@@ -212,6 +212,52 @@ END
 $$;
 SELECT rg_loop(ARRAY['rg_t', 'rg_nope', 'pg_class', 'rg_s.inner_t', 'rg_s.nope']);
 
+-- catalog changes made earlier in the call are seen by the guarded
+-- lookups, and a search path set inside the call too
+CREATE FUNCTION rg_ddl() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    r text := '';
+BEGIN
+    CREATE TEMP TABLE rg_new (x int);
+    BEGIN
+        r := 'rg_new'::regclass::text;
+    EXCEPTION WHEN undefined_table THEN
+        r := 'missing';
+    END;
+    DROP TABLE rg_new;
+    BEGIN
+        r := r || ' ' || coalesce(to_regclass('rg_new')::text, 'gone');
+        r := r || ' ' || 'rg_new'::regclass::text;
+    EXCEPTION WHEN undefined_table THEN
+        r := r || ' ' || SQLERRM;
+    END;
+    EXECUTE 'CREATE TABLE rg_new2 (x int)';
+    BEGIN
+        r := r || ' ' || has_table_privilege('rg_new2', 'select')::text;
+    EXCEPTION WHEN OTHERS THEN
+        r := r || ' error';
+    END;
+    DROP TABLE rg_new2;
+    PERFORM set_config('search_path', 'rg_s, public', true);
+    BEGIN
+        r := r || ' ' || 'inner_t'::regclass::text || ' ' || current_setting('search_path');
+    EXCEPTION WHEN undefined_table THEN
+        r := r || ' no inner_t';
+    END;
+    PERFORM set_config('search_path', 'public', true);
+    BEGIN
+        r := r || ' ' || 'inner_t'::regclass::text;
+    EXCEPTION WHEN undefined_table THEN
+        r := r || ' no inner_t';
+    END;
+    RETURN r;
+END
+$$;
+BEGIN;
+SELECT rg_ddl();
+SELECT rg_ddl();
+ROLLBACK;
+
 -- locks: what a block leaves in pg_locks is PL/pgSQL's, whether it ends
 -- normally or by a caught error.  The guarded lookups take no lock; a
 -- sub-select of a table cannot be planned under the guard (its analysis

@@ -244,6 +244,8 @@ typedef enum PlnFnClass
 extern PlnFnClass pln_reviewed_function_class(Oid funcid,
 											  const char **review);
 extern bool pln_expr_tree_is_guardable(Node *node, PlnFunction *func);
+extern bool pln_reviewed_call_needs_no_snapshot(Oid funcid, List *args);
+extern bool pln_reviewed_io_conversion(Oid fromtype, Oid totype);
 extern char *pln_describe_guarded(Node *node, PlnFunction *func);
 extern bool pln_oid_in_list(Oid oid, const Oid *list, int n);
 extern bool pln_function_is_on_pure_list(Oid funcid);

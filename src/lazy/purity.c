@@ -60,7 +60,9 @@
  * its class, its flags and its review note.  The review says what the
  * functions read, what they can leave behind, what they raise, and
  * whether they depend on session state, and if so why that is exactly
- * what PL/pgSQL sees at that point.  Keep additions to code that can be
+ * what PL/pgSQL sees at that point.  No function of either class reads a
+ * table through the active snapshot (snapshots.c relies on it: catalog
+ * lookups go through the catalog caches and the catalog snapshot).  Keep additions to code that can be
  * read to its end; when in doubt, a function is not on the table.
  *
  * Flags:
@@ -633,6 +635,30 @@ args_have_reviewed_io(List *args)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * For snapshots.c: is the call one of the table's, with (for RV_IO_ARGS)
+ * arguments of reviewed types?  No function of the table reads a table
+ * through the active snapshot: what they read, they read through the
+ * catalog caches, the catalog snapshot, settings and the locale.
+ */
+bool
+pln_reviewed_call_needs_no_snapshot(Oid funcid, List *args)
+{
+	const ReviewedGroup *group = reviewed_group(funcid);
+
+	if (group == NULL)
+		return false;
+	return !(group->flags & RV_IO_ARGS) || args_have_reviewed_io(args);
+}
+
+/* For snapshots.c: a conversion through text between reviewed types? */
+bool
+pln_reviewed_io_conversion(Oid fromtype, Oid totype)
+{
+	return reviewed_io_type(fromtype) != NULL &&
+		reviewed_io_type(totype) != NULL;
 }
 
 /* May the walk accept this call? */

@@ -43,6 +43,7 @@ OBJS = \
 	src/exec/plugin.o \
 	src/lazy/savepoint.o \
 	src/lazy/purity.o \
+	src/lazy/guard.o \
 	src/lazy/snapshots.o \
 	src/write/write_path.o \
 	src/write/write_direct.o \

@@ -605,6 +605,9 @@ COMMENT ON FUNCTION plnimble_readopt_replaced() IS
 
 -- issue 27: plnimble_savepoint_stats() gains the column fast_calls (calls
 -- the fast entry ran), so that tests can tell which path a call took
+-- and issue 28: the read guard.  It also gains blocks_lazy_guarded: blocks
+-- that ended without their subtransaction having run work under a read
+-- guard.
 
 DROP FUNCTION plnimble_savepoint_stats();
 
@@ -614,12 +617,14 @@ CREATE FUNCTION plnimble_savepoint_stats(
 	OUT errors_caught_lazy bigint,
 	OUT errors_caught_subxact bigint,
 	OUT writes_without_savepoint bigint,
-	OUT fast_calls bigint)
+	OUT fast_calls bigint,
+	OUT blocks_lazy_guarded bigint)
 	RETURNS record
 	AS 'MODULE_PATHNAME' LANGUAGE C STRICT VOLATILE;
 
 COMMENT ON FUNCTION plnimble_savepoint_stats() IS
 	'this session''s exception-block counters';
+
 -- issue 29: plnimble_check_function with plpgsql_check 2.3's arguments
 -- (in its order: format third in the text form, oldtable before newtable,
 -- security_warnings, compatibility_warnings, the polymorphic types,

@@ -81,6 +81,8 @@ exempt=(
 	"SPI_connect_ext:as SPI_connect"
 	"SPI_plan_get_plan_sources:returns the plan's list of plan sources, a field read (no copy, no reference taken); what the caller then reads of a plan source is in memory"
 	"SPI_register_trigger_data:part of connecting (pln_connect_spi): hands the connection the trigger's transition tables, in memory"
+	"ActiveSnapshotSet:reads whether the active snapshot stack is empty (a pointer test); asked before a read guard is entered (pln_read_guard_usable's callers)"
+	"IsInParallelMode:reads a field of the transaction state; asked before a read guard is entered (pln_read_guard_usable)"
 )
 
 declared=$(mktemp) used=$(mktemp)

@@ -30,8 +30,9 @@ $$;
 CREATE TABLE sp_t (a int PRIMARY KEY, note text);
 
 -- 10,000 pure exception blocks start no savepoint.  Planning an
--- expression reads the catalogs, so the very first run of the function
--- starts one savepoint, once; after that the plans and the state of its
+-- expression reads the catalogs: the very first run of the function plans
+-- under a read guard where it can (issue 28), else it starts one
+-- savepoint, once; after that the plans and the state of its
 -- pure expressions are kept, and later calls, in the same transaction or
 -- in new ones, start none.
 CREATE FUNCTION sp_pure_loop(n int) RETURNS int LANGUAGE plpgsql AS $$
@@ -63,7 +64,8 @@ SELECT * FROM sp_delta();
 COMMIT;
 
 -- array element assignment changes the array in place, and is pure.  An
--- expression is planned on its first run, under a savepoint (the first
+-- expression is planned on its first run, under a read guard or a
+-- savepoint (the first
 -- failing assignment's runs in the second call); after that, 10,000
 -- blocks assigning elements and catching subscript errors start none
 CREATE FUNCTION sp_array_loop(n int) RETURNS text LANGUAGE plpgsql AS $$
@@ -109,7 +111,7 @@ SELECT sp_empty_loop(10000);
 SELECT * FROM sp_delta();
 
 -- errors in pure code are caught without a savepoint (the first call
--- plans the function)
+-- plans the function, under a read guard)
 CREATE FUNCTION sp_safe_int(s text) RETURNS int LANGUAGE plpgsql AS $$
 BEGIN
     RETURN s::int;
@@ -247,7 +249,8 @@ SELECT * FROM sp_delta();
 
 -- the setting changed in the middle of a call applies from the next
 -- block entry: only the middle block starts a savepoint (the first call
--- also plans its expressions, which needs one)
+-- also plans its expressions, which needs one where a read guard will not
+-- do)
 CREATE FUNCTION sp_switch() RETURNS int LANGUAGE plpgsql AS $$
 DECLARE
     n int := 0;
@@ -326,7 +329,8 @@ BEGIN
     RETURN n || ' ' || md5(t);
 END
 $$;
--- (the first call plans the expressions, which takes savepoints)
+-- (the first call plans the expressions, which takes savepoints where a
+-- read guard will not do)
 SELECT sp_toasted(t) FROM sp_big;
 SELECT * FROM sp_delta();
 SELECT sp_toasted(t) FROM sp_big;

@@ -212,6 +212,8 @@ typedef enum PlnPurity
 {
 	PLN_PURITY_UNKNOWN = 0,		/* not analysed yet (treated as impure) */
 	PLN_PURITY_PURE,			/* computes only; see purity.c */
+	PLN_PURITY_GUARDED,			/* reads, writes nothing: may run under a
+								 * read guard (lazy/guard.c) */
 	PLN_PURITY_IMPURE
 } PlnPurity;
 

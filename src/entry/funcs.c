@@ -21,16 +21,17 @@ PG_FUNCTION_INFO_V1(plnimble_savepoint_stats);
 /*
  * This session's exception-block counters: blocks entered, savepoints
  * materialized, errors caught without and with a subtransaction, INSERTs
- * run by the write path without one, calls run by the fast entry.  The SQL
- * objects of version 1.0 declare the first four columns only, those of 1.1
- * five: as many are filled as the function's declared result has.
+ * run by the write path without one, calls run by the fast entry, blocks
+ * that stayed without one through a read guard.  The SQL objects of
+ * version 1.0 declare the first four columns only, those of 1.1 five: as
+ * many are filled as the function's declared result has.
  */
 Datum
 plnimble_savepoint_stats(PG_FUNCTION_ARGS)
 {
 	TupleDesc	tupdesc;
-	Datum		values[6];
-	bool		nulls[6] = {false, false, false, false, false, false};
+	Datum		values[7];
+	bool		nulls[7] = {false, false, false, false, false, false, false};
 	int			natts;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
@@ -45,6 +46,7 @@ plnimble_savepoint_stats(PG_FUNCTION_ARGS)
 	values[3] = Int64GetDatum((int64) pln_stats.errors_caught_subxact);
 	values[4] = Int64GetDatum((int64) pln_stats.writes_without_savepoint);
 	values[5] = Int64GetDatum((int64) pln_stats.fast_calls);
+	values[6] = Int64GetDatum((int64) pln_stats.blocks_lazy_guarded);
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

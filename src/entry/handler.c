@@ -163,6 +163,7 @@ _PG_init(void)
 	/* (before the settings whose assign hooks attach consumers) */
 	pln_plugin_init();
 	pln_write_path_init();
+	pln_read_guard_init();
 
 	DefineCustomEnumVariable("plnimble.variable_conflict",
 							 gettext_noop("Sets handling of conflicts between PL/nimble variable names and table column names."),

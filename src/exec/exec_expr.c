@@ -29,7 +29,9 @@
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
+#include "parser/analyze.h"
 #include "parser/parse_node.h"
+#include "optimizer/planner.h"
 #include "storage/proc.h"
 #include "storage/sinval.h"
 #include "tcop/pquery.h"
@@ -89,6 +91,14 @@ static bool plan_reads_variables(SPIPlanPtr plan);
 static void plan_generic_again(PlnExecState *estate, PlnExpr *expr);
 static void exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan);
 static void raise_fast_call_error(PlnExecState *estate, PlnExpr *expr);
+static void exec_parse_plan(PlnExecState *estate, PlnExpr *expr,
+							int cursorOptions);
+static bool exec_prepare_plan_guarded(PlnExecState *estate, PlnExpr *expr);
+static bool query_is_bare_select(Query *query, int ncols);
+static void forget_plan_error(PlnExpr *expr);
+static bool exec_eval_simple_expr_guarded(PlnExecState *estate, PlnExpr *expr,
+										  LocalTransactionId curlxid,
+										  Datum *result, bool *isNull);
 static bool exec_eval_simple_expr_nested(PlnExecState *estate, PlnExpr *expr,
 										 Datum *result, bool *isNull,
 										 Oid *rettype, int32 *rettypmod);
@@ -116,13 +126,25 @@ static ParamExternData *param_fetch(ParamListInfo params, int paramid,
 void
 exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
 {
+	/* parsing and planning read the catalogs */
+	pln_start_savepoints_before(estate, PLN_IMPURE_USES_SPI);
+
+	exec_parse_plan(estate, expr, cursorOptions);
+	exec_simple_check_plan(estate, expr);
+}
+
+/*
+ * The first half of exec_prepare_plan: parse and analyse the query, keep
+ * the plan source.  The caller has made sure the work may run (SPI
+ * connected, and a subtransaction or a read guard in a handler block).
+ */
+static void
+exec_parse_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
+{
 	SPIPlanPtr	plan;
 	SPIPrepareOptions options;
 	MemoryContext oldcontext;
 	bool		literal;
-
-	/* parsing and planning read the catalogs */
-	pln_start_savepoints_before(estate, PLN_IMPURE_USES_SPI);
 
 	/* x := 'abc' fails as it is parsed: see "Planning errors" below */
 	literal = pln_assigns_literal_purely(expr);
@@ -157,8 +179,113 @@ exec_prepare_plan(PlnExecState *estate, PlnExpr *expr, int cursorOptions)
 	oldcontext = MemoryContextSwitchTo(expr->func->fn_cxt);
 	expr->func->planned_exprs = lappend(expr->func->planned_exprs, expr);
 	MemoryContextSwitchTo(oldcontext);
+}
 
-	exec_simple_check_plan(estate, expr);
+/*
+ * May the analysed query of a freshly parsed expression be planned under
+ * a read guard?  It must be a bare SELECT of expressions (no table, so
+ * analysis took no lock and planning reads only catalogs) that may run
+ * under a guard (purity.c): the planner then folds only reviewed
+ * functions.  Anything else is planned under the block's subtransaction.
+ */
+static bool
+parsed_query_is_guardable(PlnExpr *expr)
+{
+	List	   *plansources = SPI_plan_get_plan_sources(expr->plan);
+	CachedPlanSource *plansource;
+	Query	   *query;
+	ListCell   *lc;
+
+	if (list_length(plansources) != 1)
+		return false;
+	plansource = (CachedPlanSource *) linitial(plansources);
+	if (list_length(plansource->query_list) != 1)
+		return false;
+	query = (Query *) linitial(plansource->query_list);
+	if (!query_is_bare_select(query, Max(expr->select_ncols, 1)) ||
+		query->rowMarks != NIL)
+		return false;
+	foreach(lc, query->targetList)
+	{
+		TargetEntry *tle = lfirst_node(TargetEntry, lc);
+
+		if (!pln_expr_tree_is_guardable((Node *) tle->expr, expr->func))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The first planning of an expression in a handler block without a
+ * subtransaction, under a read guard instead, so that a function's first
+ * call in a session stays lazy.  Parsing and analysis run under the guard
+ * with the guard refusing any function that is not built in (a literal of
+ * a type defined by an extension, say: its input function is not
+ * reviewed); then, if the analysed query is guardable
+ * (parsed_query_is_guardable), the planning too.  An error of parsing or
+ * planning is the expression's, as it would be under PL/pgSQL's
+ * subtransaction: it goes to the block's catch, which ends the guard
+ * first.
+ *
+ * Returns true when the plan is made.  False when the guard could not be
+ * used or the work needs the subtransaction after all; then what was done
+ * under the guard is undone as after an error (its locks released), but
+ * for the plan source, if parsing got that far (analysis only read), and
+ * the caller plans the rest under the subtransaction.
+ *
+ * Analysis and planning call hooks of other modules where those are set
+ * (post_parse_analyze_hook, planner_hook): their code is not reviewed, so
+ * then nothing is guarded.
+ */
+static pg_noinline bool
+exec_prepare_plan_guarded(PlnExecState *estate, PlnExpr *expr)
+{
+	PlnReadGuard guard;
+	MemoryContext oldcontext = CurrentMemoryContext;
+	volatile bool done = false;
+
+	if (!estate->portal_snapshot_ensured && ActiveSnapshotSet())
+		estate->portal_snapshot_ensured = true;
+	if (!pln_read_guard_usable(estate) ||
+		post_parse_analyze_hook != NULL || planner_hook != NULL)
+		return false;
+
+	pln_read_guard_enter(estate, &guard);
+	pln_read_guard_top->refuse_unreviewed = true;
+	PG_TRY();
+	{
+		/* SPI is the call's, connected outside any subtransaction */
+		pln_ensure_spi(estate);
+		exec_parse_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+		if (parsed_query_is_guardable(expr))
+		{
+			exec_simple_check_plan(estate, expr);
+			done = true;
+		}
+	}
+	PG_CATCH();
+	{
+		/* (the guard's state outlives this frame: guard.c keeps it) */
+		if (pln_read_guard_top == NULL || !pln_read_guard_top->refused)
+			PG_RE_THROW();
+
+		/* refused: nothing of the failed step is kept */
+		(void) pln_read_guard_abort(false);
+		MemoryContextSwitchTo(oldcontext);
+		FlushErrorState();
+		forget_plan_error(expr);
+		expr->generic_plan_failed = false;
+		return false;
+	}
+	PG_END_TRY();
+
+	if (!done)
+	{
+		(void) pln_read_guard_abort(false);
+		return false;
+	}
+	pln_read_guard_leave(estate, &guard);
+	return true;
 }
 
 /* ----------
@@ -770,7 +897,20 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
 		/* a literal that failed to convert (returns if stale) */
 		if (unlikely(expr->plan_error != NULL))
 			raise_plan_error_again(estate, expr);
-		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+
+		/* in a handler block without a subtransaction: under a read guard */
+		if (!pln_in_lazy_region(estate) ||
+			!exec_prepare_plan_guarded(estate, expr))
+		{
+			if (expr->plan == NULL)
+				exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+			else
+			{
+				/* parsed under the guard: planned under the savepoint */
+				pln_start_savepoints_before(estate, PLN_IMPURE_USES_SPI);
+				exec_simple_check_plan(estate, expr);
+			}
+		}
 	}
 	else if (unlikely(expr->generic_plan_failed))
 	{
@@ -1236,6 +1376,16 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 											rettype, rettypmod);
 
 	pure = simple_expr_ready_for_pure_eval(expr, curlxid);
+	if (!pure &&
+		(expr->purity == PLN_PURITY_GUARDED ||
+		 expr->purity == PLN_PURITY_PURE) &&
+		pln_in_lazy_region(estate) &&
+		exec_eval_simple_expr_guarded(estate, expr, curlxid, result, isNull))
+	{
+		*rettype = expr->simple_type;
+		*rettypmod = expr->simple_typmod;
+		return true;
+	}
 	if (!pure)
 	{
 		/*
@@ -1306,6 +1456,118 @@ exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 	estate->simple_expr_running = NULL;
 	expr->simple_in_use = false;
 	return true;
+}
+
+/*
+ * Evaluate an expression of class GUARDED (purity.c) in a handler block
+ * without a subtransaction, under a read guard instead (guard.c): the plan
+ * check, building the expression state and the evaluation all run under
+ * it.  Returns false, having done nothing anyone can see, when the guard
+ * cannot be used here or the work turns out to need the subtransaction
+ * after all: the plan was invalidated (planning again is left to the
+ * subtransaction), or a function that is not built in was about to be
+ * called (the guard refuses it, see guard_needs_fmgr_hook; the work so far
+ * only read).  The caller then goes the usual way, which starts the
+ * block's subtransaction.
+ *
+ * An error raised by the evaluation itself is the expression's: it goes
+ * to the block's catch, which ends the guard first (catch_without_savepoint).
+ * Evaluation may push a snapshot, as under a subtransaction
+ * (run_simple_expr_state); the guard pops it if an error comes.
+ */
+static pg_noinline bool
+exec_eval_simple_expr_guarded(PlnExecState *estate, PlnExpr *expr,
+							  LocalTransactionId curlxid,
+							  Datum *result, bool *isNull)
+{
+	PlnReadGuard guard;
+	MemoryContext oldcontext = CurrentMemoryContext;
+	volatile bool done = false;
+	bool		pure = (expr->purity == PLN_PURITY_PURE);
+
+	/* a procedure after COMMIT: the portal's snapshot is the block's work */
+	if (!estate->portal_snapshot_ensured && ActiveSnapshotSet())
+		estate->portal_snapshot_ensured = true;
+	if (!pln_read_guard_usable(estate) ||
+		(expr->simple_in_use && expr->simple_state_lxid == curlxid) ||
+		expr->simple_is_param)
+		return false;
+
+	pln_read_guard_enter(estate, &guard);
+	pln_read_guard_top->refuse_unreviewed = true;
+	PG_TRY();
+	{
+		bool		valid;
+
+		/* the plan check, taking the transaction's reference on first use */
+		if (expr->simple_plan_lxid == curlxid)
+		{
+			valid = simple_plan_known_valid(expr) ||
+				CachedPlanIsSimplyValid(expr->simple_plansource,
+										expr->simple_plan, NULL);
+			if (valid)
+				simple_plan_checked(expr);
+		}
+		else
+		{
+			valid = CachedPlanIsSimplyValid(expr->simple_plansource,
+											expr->simple_plan,
+											simple_eval_resowner);
+			if (valid)
+			{
+				expr->simple_plan_lxid = curlxid;
+				simple_plan_checked(expr);
+			}
+		}
+
+		/* (a pure expression's state is kept for its plan's generation) */
+		if (valid && pure &&
+			expr->simple_plan->generation != expr->simple_state_generation)
+			expr->simple_state_lxid = InvalidLocalTransactionId;
+		if (valid)
+		{
+			if (expr->simple_state_lxid != curlxid ||
+				(expr->simple_state_cxt != NULL &&
+				 expr->simple_state_generation != expr->simple_plan->generation))
+				simple_expr_build_state(estate, expr, curlxid);
+
+			expr->simple_in_use = true;
+			estate->simple_expr_running = expr;
+			if (unlikely(expr->simple_failed_lxid == curlxid))
+				*result = run_simple_expr_as_spi(estate, expr,
+												 expr->simple_state, pure,
+												 isNull);
+			else
+				*result = run_simple_expr_state(estate, expr,
+												expr->simple_state, pure,
+												isNull);
+			estate->simple_expr_running = NULL;
+			expr->simple_in_use = false;
+			done = true;
+		}
+	}
+	PG_CATCH();
+	{
+		/* (the guard's state outlives this frame: guard.c keeps it) */
+		if (pln_read_guard_top == NULL || !pln_read_guard_top->refused)
+			PG_RE_THROW();
+
+		/*
+		 * Refused: as if nothing had run.  The expression state may have
+		 * been left half way, so it is built afresh next time.
+		 */
+		(void) pln_read_guard_abort(false);
+		MemoryContextSwitchTo(oldcontext);
+		FlushErrorState();
+		estate->simple_expr_running = NULL;
+		expr->simple_in_use = false;
+		expr->simple_state_lxid = InvalidLocalTransactionId;
+		return false;
+	}
+	PG_END_TRY();
+
+	pln_read_guard_leave(estate, &guard);
+	return done;
 }
 
 /*

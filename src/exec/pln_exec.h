@@ -66,6 +66,9 @@ typedef struct PlnExecState
 	bool		materializing;	/* its savepoints are being started (for
 								 * the checking build, lazy_check.c) */
 	bool		raising_notice; /* RAISE of a level below ERROR running */
+	bool		guard_xid_moved;	/* work under a read guard assigned a
+									 * transaction ID: no lazy catch of
+									 * this call may catch (guard.c) */
 	bool		starting_savepoint; /* a frame's subtransaction is being
 									 * started: an error now is not the
 									 * frame's (nor its inner frames') */

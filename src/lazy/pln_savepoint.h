@@ -18,6 +18,7 @@
 #define PLN_SAVEPOINT_H
 
 #include "exec/pln_exec.h"
+#include "lazy/pln_guard.h"
 
 /* An exception block in progress, innermost first from estate->sp_top */
 struct PlnSavepointFrame
@@ -28,6 +29,8 @@ struct PlnSavepointFrame
 	bool		unprotected_write;	/* is the write path running or done in
 									 * it?  Then it catches nothing (see
 									 * write_path.c) */
+	bool		guarded;		/* did work run in it under a read guard
+								 * while it had no subtransaction (guard.c)? */
 
 	/* saved on entry to the block */
 	MemoryContext entry_context;
@@ -284,11 +287,29 @@ typedef struct PlnSavepointStats
 	uint64		fast_calls;		/* calls the fast entry ran to their end,
 								 * or to an error it let go up
 								 * (entry/fast_call.c) */
+	uint64		blocks_lazy_guarded;	/* blocks that ended (normally or by a
+										 * caught error) without their
+										 * subtransaction, having run work
+										 * under a read guard (guard.c) */
 } PlnSavepointStats;
 
 extern PlnSavepointStats pln_stats;
 
-/* purity.c */
+/* purity.c: the classes of its table of reviewed functions */
+typedef enum PlnFnClass
+{
+	PLN_FN_NOT_REVIEWED = 0,
+	PLN_FN_PURE,				/* computes only */
+	PLN_FN_GUARDED				/* reads database state, writes nothing:
+								 * under a read guard (guard.c) */
+} PlnFnClass;
+
+extern PlnFnClass pln_reviewed_function_class(Oid funcid,
+											  const char **review);
+extern bool pln_expr_tree_is_guardable(Node *node, PlnFunction *func);
+extern bool pln_reviewed_call_needs_no_snapshot(Oid funcid, List *args);
+extern bool pln_reviewed_io_conversion(Oid fromtype, Oid totype);
+extern char *pln_describe_guarded(Node *node, PlnFunction *func);
 extern bool pln_oid_in_list(Oid oid, const Oid *list, int n);
 extern bool pln_function_is_on_pure_list(Oid funcid);
 extern bool pln_expr_tree_is_pure(Node *node, PlnFunction *func);

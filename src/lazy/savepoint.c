@@ -637,11 +637,13 @@ pln_innermost_frame_is_lazy(PlnStmt **stmt)
 			PlnExecState *estate = (PlnExecState *) cb->arg;
 
 			/*
-			 * (starting the savepoints is what a gate is for, and the
-			 * write path is the other gate: write_path.c)
+			 * (starting the savepoints is what a gate is for, the
+			 * write path is another gate, write_path.c, and a read
+			 * guard the third, guard.c)
 			 */
 			if (!pln_in_lazy_region(estate) || estate->materializing ||
-				estate->sp_top->unprotected_write)
+				estate->sp_top->unprotected_write ||
+				pln_read_guard_active())
 				return false;
 			*stmt = estate->err_stmt;
 			return true;
@@ -710,6 +712,19 @@ copy_caught_error(void)
 }
 
 /*
+ * A block that had run work under a read guard ended without its
+ * subtransaction: count it, and the block around it, if it has none
+ * either, stayed lazy through the guard too.
+ */
+static pg_noinline void
+frame_stayed_lazy_guarded(PlnSavepointFrame *frame)
+{
+	pln_stats.blocks_lazy_guarded++;
+	if (frame->outer != NULL && !frame->outer->materialized)
+		frame->outer->guarded = true;
+}
+
+/*
  * Catch an error raised while the frame had no subtransaction.  Nothing
  * but PL state can need restoring (see the file header).  If no handler
  * matches, the error goes on up untouched, without even being copied.
@@ -720,7 +735,19 @@ catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
 {
 	ErrorData  *edata;
 
+	/*
+	 * An error under a read guard: first release what the guarded work
+	 * held, as the subtransaction's abort would have (guard.c).  If it
+	 * wrote after all, no block without a subtransaction may catch the
+	 * error.
+	 */
+	if (unlikely(pln_read_guard_top != NULL) && !pln_read_guard_abort(true))
+		estate->guard_xid_moved = true;
+
 	restore_call_state(estate, frame);
+
+	if (unlikely(estate->guard_xid_moved))
+		PG_RE_THROW();
 
 	/*
 	 * An error in starting the subtransaction of this frame or of one
@@ -744,6 +771,8 @@ catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
 	MemoryContextSwitchTo(frame->entry_context);
 
 	pln_stats.errors_caught_lazy++;
+	if (unlikely(frame->guarded))
+		frame_stayed_lazy_guarded(frame);
 	if (unlikely(estate->plugins != NULL))
 		pln_block_runner.block_event(estate, block, PLN_BLOCK_CAUGHT_LAZY);
 	return edata;
@@ -774,6 +803,8 @@ catch_with_savepoint(PlnExecState *estate, PlnSavepointFrame *frame)
 
 	RollbackAndReleaseCurrentSubTransaction();
 	CurrentResourceOwner = frame->outer_owner;
+	/* what guarded work wrote in the block went with the rollback */
+	estate->guard_xid_moved = false;
 	/* a snapshot pushed inside the subtransaction went with it */
 	estate->portal_snapshot_ensured = false;
 
@@ -807,6 +838,8 @@ run_handler_for_duplicate(PlnExecState *estate, PlnSavepointFrame *frame)
 	estate->sp_top = frame->outer;
 	restore_call_state(estate, frame);
 	pln_stats.errors_caught_lazy++;
+	if (unlikely(frame->guarded))
+		frame_stayed_lazy_guarded(frame);
 	return run_handler(estate, block,
 					   find_handler(block, ERRCODE_UNIQUE_VIOLATION),
 					   ERRCODE_UNIQUE_VIOLATION, NULL);
@@ -937,6 +970,7 @@ enter_frame(PlnExecState *estate, PlnSavepointFrame *frame,
 	frame->block = block;
 	frame->materialized = false;
 	frame->unprotected_write = false;
+	frame->guarded = false;
 	frame->entry_context = CurrentMemoryContext;
 	frame->entry_cur_error = estate->cur_error;
 	frame->entry_handler_depth = pln_handler_depth;
@@ -955,6 +989,8 @@ leave_frame(PlnExecState *estate, PlnSavepointFrame *frame)
 	estate->sp_top = frame->outer;
 	if (frame->materialized)
 		release_savepoint(estate, frame);
+	else if (unlikely(frame->guarded))
+		frame_stayed_lazy_guarded(frame);
 }
 
 /* Pop the frame of a block whose body threw an error; returns the error */

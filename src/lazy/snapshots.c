@@ -20,6 +20,9 @@
  * reads no table through a snapshot and runs no code but its own, or, for
  * format() and concat(), the output functions of its arguments, which are
  * then required to be of the types purity.c knows (plain C, no lookups).
+ * So are the functions and I/O conversions of purity.c's table of reviewed
+ * functions, of both classes: its review requires that they read no table
+ * through the active snapshot (catalog lookups use the catalog snapshot).
  * Anything else mutable keeps the snapshot.  When in doubt, it needs one.
  *
  * Copyright (c) 2026, the plnimble developers.
@@ -32,6 +35,7 @@
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 
@@ -83,6 +87,9 @@ call_needs_snapshot(Oid funcid, List *args, bool variadic)
 {
 	if (func_volatile(funcid) == PROVOLATILE_IMMUTABLE)
 		return false;
+	/* purity.c's table: its functions read no table through a snapshot */
+	if (!variadic && pln_reviewed_call_needs_no_snapshot(funcid, args))
+		return false;
 	if (pln_oid_in_list(funcid, snapshot_free_functions,
 				   lengthof(snapshot_free_functions)))
 		return false;
@@ -118,6 +125,19 @@ needs_snapshot_walker(Node *node, void *context)
 		if (call_needs_snapshot(fexpr->funcid, fexpr->args,
 								fexpr->funcvariadic))
 			return true;
+	}
+	else if (IsA(node, OpExpr) &&
+			 (set_opfuncid((OpExpr *) node),
+			  pln_reviewed_call_needs_no_snapshot(((OpExpr *) node)->opfuncid,
+												  ((OpExpr *) node)->args)))
+	{
+		/* an operator of purity.c's table (timestamptz + interval, say) */
+	}
+	else if (IsA(node, CoerceViaIO) &&
+			 pln_reviewed_io_conversion(exprType((Node *) ((CoerceViaIO *) node)->arg),
+										((CoerceViaIO *) node)->resulttype))
+	{
+		/* text to regtype and back: the types' own I/O, reviewed */
 	}
 	else if (check_functions_in_node(node, mutable_function_checker, NULL))
 		return true;

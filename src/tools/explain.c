@@ -52,6 +52,9 @@ typedef struct SavepointPlan
 {
 	PlnExecState *estate;
 	char	  **why;			/* per stmtid: why it needs a savepoint */
+	char	  **guarded;		/* per stmtid: what of it runs under a read
+								 * guard instead (or NULL) */
+	int			cur_stmtid;		/* the statement being analysed */
 	Tuplestorestate *out;
 	TupleDesc	outdesc;
 } SavepointPlan;
@@ -117,7 +120,19 @@ expr_impurity(SavepointPlan *sp, PlnExpr *expr, Oid reqtype, int32 reqtypmod)
 	if (expr->simple_expr == NULL)
 		return psprintf("runs a query: %s", expr->query);
 
-	if (expr->purity != PLN_PURITY_PURE)
+	if (expr->purity == PLN_PURITY_GUARDED)
+	{
+		char	   *parts = pln_describe_guarded((Node *) expr->simple_expr,
+												 expr->func);
+
+		if (sp->guarded != NULL && sp->cur_stmtid > 0)
+		{
+			char	  **note = &sp->guarded[sp->cur_stmtid];
+
+			*note = *note == NULL ? parts : psprintf("%s, %s", *note, parts);
+		}
+	}
+	else if (expr->purity != PLN_PURITY_PURE)
 		return psprintf("%s: %s",
 						pln_describe_impurity((Node *) expr->simple_expr,
 											  expr->func),
@@ -390,7 +405,9 @@ analyse_stmt(PlnStmt *stmt, int depth, void *arg)
 {
 	SavepointPlan *sp = (SavepointPlan *) arg;
 
+	sp->cur_stmtid = stmt->stmtid;
 	sp->why[stmt->stmtid] = stmt_own_impurity(sp, stmt);
+	sp->cur_stmtid = 0;
 	return PLN_WALK_CONTINUE;
 }
 
@@ -434,6 +451,34 @@ first_impure_stmt(SavepointPlan *sp, List *stmts)
 	return fi.found;
 }
 
+/* The first statement of the list, in text order, with a guarded part */
+static PlnStmt *
+first_guarded_stmt(SavepointPlan *sp, List *stmts)
+{
+	ListCell   *lc;
+
+	check_stack_depth();
+
+	if (sp->guarded == NULL)
+		return NULL;
+	foreach(lc, stmts)
+	{
+		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
+		ListCell   *b;
+
+		if (sp->guarded[stmt->stmtid] != NULL)
+			return stmt;
+		foreach(b, pln_stmt_nested_bodies(stmt))
+		{
+			PlnStmt    *found = first_guarded_stmt(sp, (List *) lfirst(b));
+
+			if (found != NULL)
+				return found;
+		}
+	}
+	return NULL;
+}
+
 static void
 emit_line(SavepointPlan *sp, int depth, const char *text)
 {
@@ -451,7 +496,12 @@ show_handler_block(SavepointPlan *sp, PlnStmtBlock *block, int depth)
 {
 	PlnStmt    *first = first_impure_stmt(sp, block->body);
 
-	if (first == NULL)
+	if (first == NULL && first_guarded_stmt(sp, block->body) != NULL)
+		emit_line(sp, depth,
+				  psprintf("line %d: %s with EXCEPTION: never needs a savepoint (read guard at line %d)",
+						   block->lineno, pln_stmt_typename((PlnStmt *) block),
+						   first_guarded_stmt(sp, block->body)->lineno));
+	else if (first == NULL)
 		emit_line(sp, depth,
 				  psprintf("line %d: %s with EXCEPTION: never needs a savepoint",
 						   block->lineno, pln_stmt_typename((PlnStmt *) block)));
@@ -478,6 +528,12 @@ show_stmt(PlnStmt *stmt, int depth, void *arg)
 	if (stmt->cmd_type == PLN_STMT_BLOCK &&
 		((PlnStmtBlock *) stmt)->exceptions != NULL)
 		show_handler_block(sp, (PlnStmtBlock *) stmt, depth);
+	else if (sp->why[stmt->stmtid] == NULL && sp->guarded != NULL &&
+			 sp->guarded[stmt->stmtid] != NULL)
+		emit_line(sp, depth, psprintf("line %d: %s: under a read guard: %s",
+									  stmt->lineno,
+									  pln_stmt_typename(stmt),
+									  sp->guarded[stmt->stmtid]));
 	else if (sp->why[stmt->stmtid] == NULL)
 		emit_line(sp, depth, psprintf("line %d: %s: pure", stmt->lineno,
 									  pln_stmt_typename(stmt)));
@@ -639,6 +695,7 @@ plnimble_savepoint_plan(PG_FUNCTION_ARGS)
 
 		sp.estate = &estate;
 		sp.why = palloc0(sizeof(char *) * (func->nstatements + 1));
+		sp.guarded = palloc0(sizeof(char *) * (func->nstatements + 1));
 		sp.out = rsinfo->setResult;
 		sp.outdesc = rsinfo->setDesc;
 

@@ -80,7 +80,7 @@ select vc('ab'), vc('abcdef'), vc(null) from generate_series(1,3);
 create function nm(x numeric(5,2)) returns numeric(4,1) language plpgsql as $$
 begin return x * 1000; exception when numeric_value_out_of_range then return -1; end $$;
 select nm(1.234), nm(99999.999) from generate_series(1,3);
-SELECT public.fe_chk_path(0, 2, 5);
+SELECT public.fe_chk_path(0, 0, 5);
 -- default arguments, VARIADIC
 create function dflt(a int, b int default 7) returns int language plpgsql as $$
 begin return a * b; end $$;
@@ -88,12 +88,12 @@ select dflt(i), dflt(i, i) from generate_series(1,3) i;
 create function vd(variadic a int[]) returns int language plpgsql as $$
 begin return array_length(a, 1) + a[1]; exception when others then return -9; end $$;
 select vd(i, 2, 3), vd(variadic array[i]), vd(variadic '{}'::int[]) from generate_series(1,3) i;
-SELECT public.fe_chk_path(0, 9, 5);
+SELECT public.fe_chk_path(0, 0, 5);
 -- polymorphic
 create function pm(a anyelement, b anyelement) returns anyelement language plpgsql as $$
 begin return coalesce(a, b); end $$;
 select pm(i, 5), pm(null::text, i::text), pm(null::numeric, 2.5) from generate_series(1,3) i;
-SELECT public.fe_chk_path(0, 0, 0);
+SELECT public.fe_chk_path(0, 0, 6);
 -- array results and arguments
 create function arr(a int[], x int) returns int[] language plpgsql as $$
 begin return a || x; exception when others then return null; end $$;
@@ -108,7 +108,7 @@ begin
   return r + array_length(arr(a, 0), 1);
 end $$;
 select useexp(50);
-SELECT public.fe_chk_path(0, 7, 48);
+SELECT public.fe_chk_path(0, 0, 48);
 -- TOAST
 create table big (id int, t text);
 alter table big alter column t set storage external;
@@ -117,7 +117,7 @@ insert into big select 4, lpad('7', 9000, ' ');
 create function tl(t text) returns int language plpgsql as $$
 begin return length(t) + t::int; exception when invalid_text_representation or numeric_value_out_of_range then return -length(t); end $$;
 select id, tl(t) from big order by id;
-SELECT public.fe_chk_path(0, 1, 0);
+SELECT public.fe_chk_path(0, 0, 0);
 -- errors not caught, verbose
 \set VERBOSITY verbose
 select rv_si(x) from (values ('1'), ('2'), ('3000000000')) v(x);
@@ -125,7 +125,7 @@ create function nz(a int, b int) returns int language plpgsql as $$
 begin return a / b; end $$;
 select nz(4, i) from generate_series(2, -1, -1) i;
 \set VERBOSITY default
-SELECT public.fe_chk_path(0, 1, 4);
+SELECT public.fe_chk_path(0, 0, 4);
 -- handler reading PG_EXCEPTION_CONTEXT and the detail, called from a plpgsql caller in a SQL statement
 create function sic(s text) returns text language plpgsql as $$
 begin
@@ -146,7 +146,7 @@ begin
   end loop;
 end $$;
 select * from caller(4);
-SELECT public.fe_chk_path(0, 1, 0);
+SELECT public.fe_chk_path(0, 0, 0);
 -- RAISE in the handler, and bare RAISE
 create function sir(s text) returns int language plpgsql as $$
 begin
@@ -158,7 +158,7 @@ exception when invalid_text_representation then
 end $$;
 select sir(x) from (values ('1'), ('a'), ('2'), ('b')) v(x);
 select sir(x) from (values ('1'), ('2'), ('raise')) v(x);
-SELECT public.fe_chk_path(0, 1, 1);
+SELECT public.fe_chk_path(0, 0, 1);
 -- CHECK constraint, index expression, trigger
 create table ck (s text check (rv_si(s) is not null or s = 'null'));
 insert into ck values ('1'), ('2'), ('null');
@@ -172,7 +172,7 @@ set enable_seqscan = off;
 select count(*) from ix where sim(s) = 4;
 select count(*) from ix where sim(s) is null;
 reset enable_seqscan;
-SELECT public.fe_chk_path(0, 1, 2);
+SELECT public.fe_chk_path(0, 0, 2);
 -- cursors fetched later
 begin;
 declare c cursor for select i, rv_si(case when i % 2 = 0 then 'z' else i::text end) from generate_series(1,6) i;
@@ -255,7 +255,7 @@ begin
   return r || nz2(1, 0);
 end $$;
 select catcher2(5);
-SELECT public.fe_chk_path(0, 6, 0);
+SELECT public.fe_chk_path(0, 5, 0);
 -- collations
 create function rv_lt(a text, b text) returns boolean language plpgsql as $$
 begin return a < b; end $$;
@@ -274,7 +274,7 @@ begin
 end $$;
 select redefine(i), rv_si2(case when i % 2 = 0 then 'x' else i::text end) from generate_series(1,6) i;
 select rv_si2('x'), rv_si2('2');
-SELECT public.fe_chk_path(0, 2, 0);
+SELECT public.fe_chk_path(0, 0, 0);
 -- ALTER DOMAIN between calls of a function casting to a domain
 create domain rv_pos as int check (value > 0);
 create function tp(s text) returns int language plpgsql as $$
@@ -329,7 +329,7 @@ end $$;
 select rv_rr(x) from (values ('1'), ('2'), ('raise')) v(x);
 select rv_rr(x) from (values ('1'), ('x'), ('2'), ('3')) v(x);
 \set VERBOSITY default
-SELECT public.fe_chk_path(0, 1, 0);
+SELECT public.fe_chk_path(0, 0, 0);
 -- memory of a long loop after an uncaught error of a function without
 -- handlers was caught by the caller (its expression then runs as SPI
 -- would for the rest of the transaction)
@@ -355,7 +355,7 @@ begin
 end $$;
 select rv_memafter(100000);
 select rv_memafter(200000);
-SELECT public.fe_chk_path(0, 3, 0);
+SELECT public.fe_chk_path(0, 2, 0);
 -- DISCARD PLANS, ALTER FUNCTION (STRICT, RENAME, SET search_path, SET
 -- SCHEMA) between calls of one transaction: CONTEXT names the function as
 -- it is now
@@ -377,7 +377,7 @@ select rv_a('1'), rv_a('2');
 alter function rv_a(text) set search_path = pg_catalog;
 select rv_a('1'), rv_a('2'), rv_a('99999999999');
 rollback;
-SELECT public.fe_chk_path(0, 7, 7);
+SELECT public.fe_chk_path(0, 1, 7);
 -- a schema-qualified rename, and the function moved to another schema
 create schema rv_s;
 begin;
@@ -385,7 +385,7 @@ select rv_a('1'), rv_a('2');
 alter function rv_a(text) set schema rv_s;
 select rv_s.rv_a('3'), rv_s.rv_a('4'), rv_s.rv_a('99999999999');
 rollback;
-SELECT public.fe_chk_path(0, 2, 3);
+SELECT public.fe_chk_path(0, 0, 3);
 -- errors OTHERS does not catch (an ASSERT, a statement timeout) go up
 -- with their CONTEXT line from a block entered without its subtransaction
 create function rv_as(n int) returns int language plpgsql as $$
@@ -410,7 +410,7 @@ set statement_timeout = '300ms';
 select rv_to(2000000000);
 reset statement_timeout;
 \set VERBOSITY default
-SELECT public.fe_chk_path(0, 3, 0);
+SELECT public.fe_chk_path(0, 1, 0);
 -- calls counted by track_functions as under PL/pgSQL
 create function rv_t(s text) returns int language plpgsql as $$
 begin return s::int; exception when invalid_text_representation then return null; end $$;
@@ -427,7 +427,7 @@ select rv_tc(30);
 select funcname, calls from pg_stat_xact_user_functions where funcname like 'rv_t%' order by 1;
 commit;
 reset track_functions;
-SELECT public.fe_chk_path(0, 1, 52);
+SELECT public.fe_chk_path(0, 0, 52);
 -- the savepoint counters (plnimble only; true under PL/pgSQL): a workload
 -- through the fast entry counts what the ordinary path counts
 create function rv_fast(s text) returns int language plpgsql as $$
@@ -463,7 +463,7 @@ select rv_same_counts('select count(rv_fast(case when i % 3 = 0 then ''x'' else 
 select rv_same_counts('select count(rv_div(1, 50 - i)) from generate_series(1,300) i',
                       'select count(rv_div_slow(1, 50 - i)) from generate_series(1,300) i');
 commit;
-SELECT public.fe_chk_path(0, 8, 100);
+SELECT public.fe_chk_path(0, 4, 100);
 -- exit_on_error, in second sessions
 create function rv_si_slow(s text) returns int language plpgsql as $$
 begin null; return s::int; exception when invalid_text_representation then return null; end $$;
@@ -472,4 +472,4 @@ begin null; return s::int; exception when invalid_text_representation then retur
 \! sh sql/separate/run.sh exit_on_error_lazy_block
 \c
 select rv_si('1'), rv_si('y');
-SELECT public.fe_chk_path(0, 1, 0);
+SELECT public.fe_chk_path(0, 0, 0);

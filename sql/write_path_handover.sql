@@ -285,7 +285,7 @@ END $$;
 
 SELECT ho_nested(8);
 
-SELECT public.wh_chk_path(8, 1, 0);
+SELECT public.wh_chk_path(8, 0, 0);
 -- a call of a function that hands over a duplicate of its own
 CREATE FUNCTION ho_caller(n int) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE

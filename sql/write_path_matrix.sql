@@ -907,7 +907,7 @@ SELECT wp_roundabout(800, 4);
 SELECT wp_roundabout(800, 5);
 SELECT wp_roundabout(800, 6);
 SELECT wp_roundabout(800, 7);
-SELECT public.wm_chk_path(8, 2, 0);
+SELECT public.wm_chk_path(8, 0, 0);
 -- the same, the re-raised error caught by the caller
 DO $$
 DECLARE

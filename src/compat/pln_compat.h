@@ -422,4 +422,30 @@ pln_integer_literal_fits(const char *str)
 	"String constants with Unicode escapes cannot be used when standard_conforming_strings is off."
 #endif
 
+/*
+ * What an error's cleanup does for buffer I/O, as AbortSubTransaction does
+ * it (the read guard, lazy/guard.c).  15 and 16 end a buffer I/O in
+ * progress with AbortBufferIO; from 17 on a buffer I/O belongs to the
+ * resource owner, whose release ends it (the guard releases its own), and
+ * 18 also cleans up the asynchronous I/O handle the backend holds.
+ */
+#if PG_VERSION_NUM >= 180000
+#include "storage/aio_subsys.h"
+#define pln_error_cleanup_buffer_io()	pgaio_error_cleanup()
+#elif PG_VERSION_NUM >= 170000
+#define pln_error_cleanup_buffer_io()	((void) 0)
+#else
+#define pln_error_cleanup_buffer_io()	AbortBufferIO()
+#endif
+
+/*
+ * Signals unblocked again after an error (16 removed PG_SETMASK for
+ * sigprocmask, which libpq/pqsignal.h maps on every platform).
+ */
+#if PG_VERSION_NUM >= 160000
+#define pln_unblock_signals()	((void) sigprocmask(SIG_SETMASK, &UnBlockSig, NULL))
+#else
+#define pln_unblock_signals()	((void) PG_SETMASK(&UnBlockSig))
+#endif
+
 #endif							/* PLN_COMPAT_H */

@@ -230,13 +230,13 @@ pln_read_guard_abort(bool for_caught_error)
 	/* (ends the command a caught error would end under PL/pgSQL) */
 	if (for_caught_error)
 		pgstat_progress_end_command();
-	AbortBufferIO();
+	pln_error_cleanup_buffer_io();
 	UnlockBuffers();
 	XLogResetInsertion();
 	ConditionVariableCancelSleep();
 	LockErrorCleanup();
 	reschedule_timeouts();
-	PG_SETMASK(&UnBlockSig);
+	pln_unblock_signals();
 
 	SetUserIdAndSecContext(guard->saved_userid, guard->saved_sec_context);
 

@@ -448,4 +448,13 @@ pln_integer_literal_fits(const char *str)
 #define pln_unblock_signals()	((void) PG_SETMASK(&UnBlockSig))
 #endif
 
+/*
+ * May a resource owner that has been released be used again?  Through 16
+ * it may (the read guard keeps one to save creating one per guard); from
+ * 17 on a released owner refuses new resources (ResourceOwnerEnlarge
+ * called after release started), so it is deleted and the next guard
+ * creates its own.
+ */
+#define PLN_RELEASED_RESOWNER_REUSABLE (PG_VERSION_NUM < 170000)
+
 #endif							/* PLN_COMPAT_H */

@@ -188,7 +188,7 @@ pln_read_guard_leave(PlnExecState *estate, PlnReadGuard *handle)
 	xid_moved = (GetCurrentTransactionIdIfAny() != guard->saved_xid);
 
 	ResourceOwnerNewParent(owner, NULL);
-	if (spare_owner == NULL)
+	if (spare_owner == NULL && PLN_RELEASED_RESOWNER_REUSABLE)
 		spare_owner = owner;
 	else
 		ResourceOwnerDelete(owner);

@@ -823,14 +823,14 @@ SELECT k, left(t, 10), d FROM wc_big2 ORDER BY k;
 SELECT wc_big_ins(1, 'small'), wc_big_ins(1, 'small'), wc_big_ins(2, 'small');
 SELECT wc_big_outer(3, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 200) g));
 SELECT wc_big_outer(1, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 200) g));
-SELECT public.wc_chk_path(0, 39, 0);
+SELECT public.wc_chk_path(3, 36, 0);
 -- (terse: the DETAIL names the heap tuple's ctid)
 \set VERBOSITY terse
 SELECT wc_big_ins(4, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 200) g));
 \set VERBOSITY default
 SELECT k, t FROM wc_big ORDER BY k;
 
-SELECT public.wc_chk_path(0, 1, 0);
+SELECT public.wc_chk_path(1, 0, 0);
 -- 7. The table changes between calls ---------------------------------------------
 
 CREATE TABLE wd (pad int, k int PRIMARY KEY, v text, w int);

@@ -13,8 +13,10 @@
 -- section asserts which path its calls took, through
 -- plnimble_savepoint_stats() deltas (wd_path: INSERTs run by the write
 -- path, savepoints started; "as expected" under PL/pgSQL, which has no
--- counters): the tables of sections 1 to 3 must not take it, those of 4
--- to 6 must.
+-- counters): since issue 30 the tables of sections 1 to 3 take it too
+-- (the entries are written in index order, stopping at the duplicate, and
+-- the key is not looked for first where what it skips could fail), but
+-- for the first call after a table is made again.
 
 CREATE TABLE wd_prev (writes bigint, savepoints bigint);
 INSERT INTO wd_prev VALUES (0, 0);
@@ -69,7 +71,7 @@ SELECT ins_text(1, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 
 SELECT ins_text(2, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 282) g));
 SELECT k, length(t) FROM wd_order ORDER BY k;
 -- an index on a text column: not taken
-SELECT wd_path(0, 4);
+SELECT wd_path(4, 0);
 
 -- 2. the same index after the primary key: the duplicate comes first
 DROP TABLE wd_order;
@@ -80,7 +82,7 @@ SELECT ins_text(1, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 
 SELECT ins_text(2, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 282) g));
 SELECT k, length(t) FROM wd_order ORDER BY k;
 -- the index after the key: not taken either
-SELECT wd_path(0, 3);
+SELECT wd_path(2, 1);
 
 -- 3. a column stored without TOAST: a row too big for a page
 DROP TABLE wd_order;
@@ -91,7 +93,7 @@ SELECT ins_text(1, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 
 SELECT ins_text(3, repeat('x', 100));
 SELECT k, length(t) FROM wd_order ORDER BY k;
 -- a column stored without TOAST: not taken
-SELECT wd_path(0, 3);
+SELECT wd_path(2, 1);
 
 -- 4. a text key; duplicates rare, then common, then rare again
 CREATE TABLE wd_text (name text PRIMARY KEY, n int NOT NULL DEFAULT 0,

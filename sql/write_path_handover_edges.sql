@@ -289,7 +289,7 @@ select rvw_ddl_loop(145);
 select count(*), sum(v) from rvw_d;
 select msg, count(*) from rvw_log group by msg order by 1;
 rollback;
-SELECT public.whe_chk_path(175, 120, 0);
+SELECT public.whe_chk_path(235, 60, 0);
 -- a trigger created between two calls, in one transaction
 begin;
 insert into rvw_d values (1000, -1);

@@ -177,14 +177,14 @@ BEGIN
 END
 $$;
 SELECT tl_child_ins(1, 1), tl_child_ins(1, 2), tl_child_ins(2, NULL), tl_child_ins(2, NULL);
-SELECT public.wt_chk_path(0, 4, 0);
+SELECT public.wt_chk_path(4, 0, 0);
 -- the parent is missing: foreign_key_violation, raised after the write
 SELECT tl_child_ins(3, 99);
-SELECT public.wt_chk_path(0, 1, 0);
+SELECT public.wt_chk_path(1, 0, 0);
 -- the parent is missing and the key is a duplicate: the duplicate first
 SELECT tl_child_ins(1, 99);
 SELECT tl_parent_ins(3), tl_parent_ins(3), tl_parent_ins(1);
-SELECT public.wt_chk_path(0, 4, 0);
+SELECT public.wt_chk_path(4, 0, 0);
 -- the foreign-key error caught by the block's own handler: the row
 -- written before the check must be gone
 CREATE FUNCTION tl_child_fk(p int, par int) RETURNS text LANGUAGE plpgsql AS $$
@@ -546,7 +546,7 @@ SELECT tl_multi_ins(1, 1, 1) AS all_three, tl_multi_ins(1, 2, 4) AS a_and_b,
        tl_multi_ins(1, 2, 9) AS a_b_other_rows;
 SELECT * FROM tl_multi ORDER BY a;
 
-SELECT public.wt_chk_path(0, 10, 0);
+SELECT public.wt_chk_path(10, 0, 0);
 -- expression and partial unique indexes
 CREATE TABLE tl_expr (id int PRIMARY KEY, email text, active boolean);
 CREATE UNIQUE INDEX tl_expr_lower ON tl_expr (lower(email));
@@ -690,7 +690,7 @@ $$;
 SELECT tl_gen_ins(1, 2), tl_gen_ins(2, 1), tl_gen_ins(2, 2);
 SELECT * FROM tl_gen ORDER BY s;
 
-SELECT public.wt_chk_path(0, 3, 0);
+SELECT public.wt_chk_path(3, 0, 0);
 -- unlogged and temporary tables
 CREATE UNLOGGED TABLE tl_unlogged (k int PRIMARY KEY);
 CREATE TEMP TABLE tl_temp (k int PRIMARY KEY, v text);

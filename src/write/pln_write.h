@@ -74,16 +74,45 @@ typedef struct PlnDirectValues
 	TupleTableSlot *found;		/* a row found with its key */
 } PlnDirectValues;
 
+/*
+ * At most this many unique indexes on a table the write path takes (a
+ * table with more takes its subtransaction: the fixed arrays below)
+ */
+#define PLN_MAX_UNIQUE_INDEXES 8
+
+/*
+ * One unique index of the table, as the write path's checks saw it
+ * (write_path.c, table_why_not), in the order the INSERT writes the
+ * table's indexes: the order of the relation cache's list of them.
+ */
+typedef struct PlnUniqueKey
+{
+	Oid			index;
+	int			nkeys;			/* its key columns */
+	AttrNumber	attnums[INDEX_MAX_KEYS];	/* the table's column of each */
+	Oid			eqprocs[INDEX_MAX_KEYS];	/* their equality functions */
+	Oid			collations[INDEX_MAX_KEYS];
+	bool		eqprocs_ok;		/* eqprocs found: may be looked up */
+	bool		look_first_exact;	/* nothing the plain INSERT writes
+									 * before this index's duplicate can
+									 * fail: the row cannot be too big,
+									 * the entries of the indexes before
+									 * it cannot fail */
+	bool		fixed;			/* the INSERT gives every key column a
+								 * value that can be computed again (an
+								 * immutable expression of constants and
+								 * the function's variables) */
+	char	   *name;			/* the index's name, for the error */
+} PlnUniqueKey;
+
 /* What pln_insert_directly needs to know of the write path's checks */
 typedef struct PlnDirectTarget
 {
 	Oid			relid;			/* the table */
-	Oid			unique_index;	/* its one unique index */
-	int			nkeys;			/* the index's key columns */
-	const AttrNumber *key_attnums;	/* the table's column of each */
-	const Oid  *key_eqprocs;	/* the key columns' equality functions, or
-								 * NULL if unknown */
-	const Oid  *key_collations;
+	const PlnUniqueKey *uniques;	/* its unique indexes, in index order */
+	int			nuniques;
+	bool		fires_ri_checks;	/* the INSERT fires foreign key checks
+									 * (the table's only insert triggers) */
 	PlnDirectValues *values;	/* the cache of compiled values */
 	MemoryContext values_parent;	/* for the cache's memory */
 	uint64		checked_epoch;	/* when the table passed the write path's
@@ -91,15 +120,18 @@ typedef struct PlnDirectTarget
 } PlnDirectTarget;
 
 extern bool pln_index_entry_cannot_fail(Relation index, bool unique);
+extern bool pln_index_entry_is_exact(Relation index, bool unique);
 extern bool pln_row_cannot_be_too_big(TupleDesc desc);
 extern void pln_forget_direct_values(PlnDirectValues *values);
 extern void pln_write_direct_init(void);
+extern bool pln_may_insert_directly(void);
 extern PlnDirectOutcome pln_insert_directly(SPIPlanPtr plan,
 											ParamListInfo params,
 											PlnDirectTarget *target,
 											const char *query,
 											bool look_first,
 											bool want_key, char **key,
+											int *conflict,
 											HeapTuple *returned,
 											TupleDesc *returned_desc);
 

@@ -23,22 +23,28 @@
  *	   columns, NOT NULL and CHECK constraints checked, by the executor's
  *	   functions, in its order (compiled once per plan and transaction,
  *	   with the run's slots: direct_cache);
- *	4. the row is inserted speculatively, with the unique index told not to
- *	   raise but to report a conflict (as ON CONFLICT does);
- *	5. if it reports one, the row is killed (as ON CONFLICT does) and the
- *	   executor's check for conflicts runs, which waits for a transaction
- *	   still writing a conflicting row: no conflict left means the other
- *	   transaction rolled back, and the insertion is tried again; a
- *	   conflict left is the duplicate the plain INSERT would have failed on.
+ *	4. the row is inserted speculatively, its index entries written in
+ *	   index order, each unique index told not to raise but to report a
+ *	   conflict (as ON CONFLICT does), the writing stopping at the first
+ *	   that reports one, as the plain INSERT stops at its duplicate
+ *	   (insert_index_entries);
+ *	5. if one reports one, the row is killed (as ON CONFLICT does) and the
+ *	   executor's check for conflicts runs on that index, which waits for a
+ *	   transaction still writing a conflicting row: no conflict left means
+ *	   the other transaction rolled back, and the insertion is tried again;
+ *	   a conflict left is the duplicate the plain INSERT would have failed
+ *	   on;
+ *	6. a row written queues its foreign keys' checks, fired at the end of
+ *	   the statement, as the executor queues and fires them.
  *
- * So the outcome is the ON CONFLICT DO NOTHING form's, which write_path.c
- * argues is the plain INSERT's.  A failed insertion leaves a dead heap
+ * So the outcome is the plain INSERT's, as write_path.c argues.  A failed insertion leaves a dead heap
  * tuple, as PL/pgSQL's rolled-back INSERT does; when duplicates are common
  * (look_first), the key is looked for before the row is written
  * (committed_duplicate), and a duplicate found so leaves nothing.
  *
  * What the executor would do besides, and why it is not needed here:
- * statement triggers, after-row triggers, row-level security, partition
+ * statement triggers, after-row triggers but foreign key checks, row-level
+ * security, partition
  * routing, foreign tables and views are excluded by the path's conditions;
  * RETURNING of plain columns is computed here from the inserted row
  * (returned_row), anything more excludes the statement; the executor's
@@ -68,6 +74,7 @@
 #include "catalog/pg_collation.h"
 #include "catalog/pg_index.h"
 #include "catalog/pg_type.h"
+#include "commands/trigger.h"
 #include "utils/lsyscache.h"
 #include "executor/executor.h"
 #include "executor/nodeModifyTable.h"
@@ -94,9 +101,8 @@ typedef struct DirectInsert
 	CachedPlan *cplan;
 	EState	   *estate;
 	ResultRelInfo *rinfo;		/* its indexes opened by open_indexes */
-	Relation	unique_alone;	/* the unique index opened alone by
+	Relation	unique_alone;	/* the one unique index opened alone by
 								 * open_unique_index, or NULL */
-	Relation	unique;			/* the unique index, however opened */
 	TupleTableSlot *slot;		/* the new row (direct_cache's) */
 	TupleTableSlot *found;		/* a row found with its key (likewise) */
 	bool		privileges_checked; /* by this run, at roles_epoch: */
@@ -115,9 +121,17 @@ roles_changed(Datum arg, int cacheid, uint32 hashvalue)
 	roles_epoch++;
 }
 
-static bool index_has_committed_key(Relation heap, Relation index,
-									int nkeys, ScanKey skeys,
-									TupleTableSlot *slot);
+/* What a search of a unique index for the new row's key found */
+typedef enum KeyLookup
+{
+	KEY_ABSENT,					/* no row has the key */
+	KEY_COMMITTED,				/* a committed or the transaction's own row,
+								 * that nobody is deleting */
+	KEY_IN_PROGRESS				/* a row still being inserted or deleted */
+} KeyLookup;
+
+static KeyLookup look_up_key(Relation heap, Relation index, int nkeys,
+							 ScanKey skeys, TupleTableSlot *slot);
 
 /* Called once, from _PG_init (through pln_write_path_init) */
 void
@@ -262,7 +276,19 @@ close_direct_insert(DirectInsert *run)
 		table_close(run->rinfo->ri_RelationDesc, NoLock);
 	}
 	if (run->estate != NULL)
+	{
+		ListCell   *lc;
+
+		/*
+		 * (what firing foreign key checks may have opened, as the
+		 * executor's end closes it: other relations' result relations, and
+		 * the slots holding the rows they fetched)
+		 */
+		foreach(lc, run->estate->es_trig_target_relations)
+			table_close(((ResultRelInfo *) lfirst(lc))->ri_RelationDesc, NoLock);
+		ExecResetTupleTable(run->estate->es_tupleTable, false);
 		FreeExecutorState(run->estate);
+	}
 	if (run->cplan != NULL)
 		ReleaseCachedPlan(run->cplan, CurrentResourceOwner);
 	PopActiveSnapshot();
@@ -290,6 +316,9 @@ open_result_relation(DirectInsert *run, PlannedStmt *pstmt, Oid relid)
 					  NULL, 0);
 	pln_check_valid_result_rel(run->rinfo, CMD_INSERT, mt->onConflictAction);
 	run->rinfo->ri_onConflictArbiterIndexes = mt->arbiterIndexes;
+	/* (where firing the foreign key checks looks for it) */
+	run->estate->es_opened_result_relations =
+		lappend(run->estate->es_opened_result_relations, run->rinfo);
 
 	/* a value for each column */
 	return list_length(mt->plan.lefttree->targetlist) ==
@@ -297,16 +326,17 @@ open_result_relation(DirectInsert *run, PlannedStmt *pstmt, Oid relid)
 }
 
 /*
- * Does the table have exactly one index that can conflict, the one of the
- * write path's checks?  The list of indexes was read when they were
- * opened, which may be after the checks (a CREATE INDEX CONCURRENTLY, which
- * does not wait for our lock, may have made one ready meanwhile).
+ * Are the table's indexes that can conflict exactly the unique indexes of
+ * the write path's checks, in the same order?  The list of indexes was
+ * read when they were opened, which may be after the checks (a CREATE
+ * INDEX CONCURRENTLY, which does not wait for our lock, may have made one
+ * ready meanwhile).  (Both lists are the relation cache's, in its order.)
  */
 static bool
-one_arbiter(ResultRelInfo *rinfo, Oid unique_index)
+arbiters_are_checked_uniques(ResultRelInfo *rinfo,
+							 const PlnDirectTarget *target)
 {
 	int			narbiters = 0;
-	bool		found = false;
 	int			i;
 
 	for (i = 0; i < rinfo->ri_NumIndices; i++)
@@ -317,12 +347,49 @@ one_arbiter(ResultRelInfo *rinfo, Oid unique_index)
 			continue;
 		if (info->ii_Unique || info->ii_ExclusionOps != NULL)
 		{
+			if (narbiters >= target->nuniques ||
+				RelationGetRelid(rinfo->ri_IndexRelationDescs[i]) !=
+				target->uniques[narbiters].index)
+				return false;
 			narbiters++;
-			if (RelationGetRelid(rinfo->ri_IndexRelationDescs[i]) == unique_index)
-				found = true;
 		}
 	}
-	return narbiters == 1 && found;
+	return narbiters == target->nuniques;
+}
+
+/* Is the index one of the unique indexes of the write path's checks? */
+static bool
+is_checked_unique(const PlnDirectTarget *target, Oid indexoid)
+{
+	int			i;
+
+	for (i = 0; i < target->nuniques; i++)
+	{
+		if (target->uniques[i].index == indexoid)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The unique index of the checks, as this run opened it (alone, or with
+ * the others)
+ */
+static Relation
+opened_unique(DirectInsert *run, const PlnUniqueKey *key)
+{
+	int			i;
+
+	if (run->unique_alone != NULL &&
+		RelationGetRelid(run->unique_alone) == key->index)
+		return run->unique_alone;
+	for (i = 0; i < run->rinfo->ri_NumIndices; i++)
+	{
+		if (RelationGetRelid(run->rinfo->ri_IndexRelationDescs[i]) == key->index)
+			return run->rinfo->ri_IndexRelationDescs[i];
+	}
+	elog(ERROR, "unique index %u of the write path is not open", key->index);
+	return NULL;				/* keep compiler quiet */
 }
 
 /*
@@ -487,28 +554,72 @@ pln_index_entry_cannot_fail(Relation index, bool unique)
 }
 
 /*
+ * Is writing the index's entry for a row, in the plain INSERT's order and
+ * stopping where it stops (insert_index_entries), exactly what the plain
+ * INSERT does, its errors included?  Then the index runs nothing but the
+ * server's own code, whose effects no rollback undoes (an index entry
+ * pointing to a row killed is dead, like one to a rolled-back row): it has
+ * no expressions and no predicate (they could call any function), its
+ * access method, operator families and column types are built in (their
+ * support functions could be user code).  Of any other kind (GIN, GiST,
+ * BRIN, hash, SP-GiST; any column types), its entry may fail, too big or
+ * rejected: then it fails where the plain INSERT's fails, with the same
+ * error.  A unique index must also be a B-tree whose entry cannot fail
+ * where the plain INSERT raises the duplicate, having checked the key
+ * before writing: a speculative insertion writes the entry of a key found
+ * there, which then is the same bytes as the one in the index (no bigger)
+ * only in a deterministic collation.
+ */
+bool
+pln_index_entry_is_exact(Relation index, bool unique)
+{
+	TupleDesc	desc = RelationGetDescr(index);
+	int			i;
+
+	if (index->rd_rel->relam >= FirstGenbkiObjectId ||
+		!heap_attisnull(index->rd_indextuple, Anum_pg_index_indexprs, NULL) ||
+		!heap_attisnull(index->rd_indextuple, Anum_pg_index_indpred, NULL))
+		return false;
+	if (unique && index->rd_rel->relam != BTREE_AM_OID)
+		return false;
+	for (i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		Oid			collation = index->rd_indcollation[i];
+
+		if (att->atttypid >= FirstGenbkiObjectId ||
+			(i < IndexRelationGetNumberOfKeyAttributes(index) &&
+			 index->rd_opfamily[i] >= FirstGenbkiObjectId))
+			return false;
+		if (unique && att->attlen < 0 && OidIsValid(collation) &&
+			collation != DEFAULT_COLLATION_OID &&
+			collation != C_COLLATION_OID &&
+			!get_collation_isdeterministic(collation))
+			return false;
+	}
+	return true;
+}
+
+/*
  * ... for every index of the table, as opened for this run (write_path.c
  * checked them too, but a CREATE INDEX CONCURRENTLY does not wait for our
- * lock); the unique one in *unique
+ * lock)
  */
 static bool
-index_entries_cannot_fail(ResultRelInfo *rinfo, Oid unique_index,
-							 Relation *unique)
+index_entries_are_exact(ResultRelInfo *rinfo, const PlnDirectTarget *target)
 {
 	int			i;
 
-	*unique = NULL;
 	for (i = 0; i < rinfo->ri_NumIndices; i++)
 	{
 		Relation	index = rinfo->ri_IndexRelationDescs[i];
-		bool		is_unique = RelationGetRelid(index) == unique_index;
 
-		if (is_unique)
-			*unique = index;
-		if (!pln_index_entry_cannot_fail(index, is_unique))
+		if (!pln_index_entry_is_exact(index,
+									  is_checked_unique(target,
+														RelationGetRelid(index))))
 			return false;
 	}
-	return *unique != NULL;
+	return true;
 }
 
 /*
@@ -516,15 +627,14 @@ index_entries_cannot_fail(ResultRelInfo *rinfo, Oid unique_index,
  * (ExecOpenIndices), each locked in the INSERT's mode; the unique index,
  * if open_unique_index opened it already, is taken over instead of being
  * opened again (ExecCloseIndices then closes it with the others).  Do they
- * still qualify (one_arbiter, index_entries_cannot_fail)?
+ * still qualify (arbiters_are_checked_uniques, index_entries_are_exact)?
  */
 static bool
-open_indexes(DirectInsert *run, Oid unique_index)
+open_indexes(DirectInsert *run, const PlnDirectTarget *target)
 {
 	ResultRelInfo *rinfo = run->rinfo;
 	List	   *indexes = RelationGetIndexList(rinfo->ri_RelationDesc);
 	int			n = list_length(indexes);
-	Relation	unique;
 	ListCell   *lc;
 	int			i = 0;
 
@@ -534,7 +644,8 @@ open_indexes(DirectInsert *run, Oid unique_index)
 	{
 		Relation	index;
 
-		if (lfirst_oid(lc) == unique_index && run->unique_alone != NULL)
+		if (run->unique_alone != NULL &&
+			lfirst_oid(lc) == RelationGetRelid(run->unique_alone))
 		{
 			index = run->unique_alone;
 			run->unique_alone = NULL;
@@ -548,11 +659,8 @@ open_indexes(DirectInsert *run, Oid unique_index)
 	}
 	list_free(indexes);
 
-	if (!one_arbiter(rinfo, unique_index) ||
-		!index_entries_cannot_fail(rinfo, unique_index, &unique))
-		return false;
-	run->unique = unique;
-	return true;
+	return arbiters_are_checked_uniques(rinfo, target) &&
+		index_entries_are_exact(rinfo, target);
 }
 
 /*
@@ -569,10 +677,10 @@ open_indexes(DirectInsert *run, Oid unique_index)
  * false, with the index open, if the table changed.
  */
 static bool
-open_unique_index(DirectInsert *run, PlnDirectTarget *target)
+open_unique_index(DirectInsert *run, const PlnDirectTarget *target)
 {
-	run->unique_alone = index_open(target->unique_index, RowExclusiveLock);
-	run->unique = run->unique_alone;
+	Assert(target->nuniques == 1);
+	run->unique_alone = index_open(target->uniques[0].index, RowExclusiveLock);
 	return pln_table_checks_current(target->checked_epoch);
 }
 
@@ -605,72 +713,99 @@ pln_row_cannot_be_too_big(TupleDesc desc)
 }
 
 /*
- * The new row's key in the unique index: its key columns' values (the
- * index computes nothing: write_path.c's checks)
+ * The new row's key in a unique index: its key columns' values (the index
+ * computes nothing: write_path.c's checks)
  */
 static void
-form_key(DirectInsert *run, PlnDirectTarget *target, Datum *values,
+form_key(DirectInsert *run, const PlnUniqueKey *key, Datum *values,
 		 bool *isnull)
 {
 	int			i;
 
-	for (i = 0; i < target->nkeys; i++)
-		values[i] = slot_getattr(run->slot, target->key_attnums[i], &isnull[i]);
+	for (i = 0; i < key->nkeys; i++)
+		values[i] = slot_getattr(run->slot, key->attnums[i], &isnull[i]);
 }
 
 /*
- * Is there a row with the new row's key in the unique index, committed or
- * the transaction's own, that nobody is deleting?  Then the plain INSERT
- * fails on it for certain.  Anything still in progress (inserting or
- * deleting) is left to the speculative insertion, which sees it and then
- * waits for it (no_conflicting_row).  The same search with the same dirty
+ * Look for the new row's key in a unique index, with the same dirty
  * snapshot as the server's check, by the key columns' equality functions.
  */
-static bool
-committed_duplicate(DirectInsert *run, PlnDirectTarget *target)
+static KeyLookup
+look_up_new_key(DirectInsert *run, const PlnUniqueKey *key)
 {
 	Datum		values[INDEX_MAX_KEYS];
 	bool		isnull[INDEX_MAX_KEYS];
 	ScanKeyData skeys[INDEX_MAX_KEYS];
 	int			i;
 
-	form_key(run, target, values, isnull);
-	for (i = 0; i < target->nkeys; i++)
+	form_key(run, key, values, isnull);
+	for (i = 0; i < key->nkeys; i++)
 	{
 		/* (NULLs never conflict) */
 		if (isnull[i])
-			return false;
+			return KEY_ABSENT;
 		ScanKeyEntryInitialize(&skeys[i], 0, i + 1, BTEqualStrategyNumber,
-							   InvalidOid, target->key_collations[i],
-							   target->key_eqprocs[i], values[i]);
+							   InvalidOid, key->collations[i],
+							   key->eqprocs[i], values[i]);
 	}
-
-	return index_has_committed_key(run->rinfo->ri_RelationDesc,
-								   run->unique, target->nkeys, skeys,
-									   run->found);
+	return look_up_key(run->rinfo->ri_RelationDesc, opened_unique(run, key),
+					   key->nkeys, skeys, run->found);
 }
 
 /*
- * Does the unique index of heap have a row with the key of skeys that is
- * committed or the transaction's own, and that nobody is deleting?  A row
- * still being inserted or deleted counts as none: whoever goes on to write
- * sees it and waits for it.  The search the server's check makes, with the
+ * Is there a row with the new row's key in a unique index, committed or
+ * the transaction's own, that nobody is deleting, the plain INSERT failing
+ * on it for certain, and on no earlier index?  Then returns that index's
+ * place in target->uniques; else -1.  The plain INSERT checks the unique
+ * indexes in order, and waits at one where a row with the key is still
+ * being inserted or deleted: from such an index on nothing is certain, and
+ * it is left to the speculative insertion, which sees that row and then
+ * waits for it (conflicting_unique).
+ */
+static int
+committed_duplicate(DirectInsert *run, const PlnDirectTarget *target)
+{
+	int			i;
+
+	for (i = 0; i < target->nuniques; i++)
+	{
+		switch (look_up_new_key(run, &target->uniques[i]))
+		{
+			case KEY_COMMITTED:
+				/* (else the speculative insertion finds it, in order) */
+				return target->uniques[i].look_first_exact ? i : -1;
+			case KEY_IN_PROGRESS:
+				return -1;
+			case KEY_ABSENT:
+				break;
+		}
+	}
+	return -1;
+}
+
+/*
+ * What a unique index of heap has of the key of skeys: a row that is
+ * committed or the transaction's own and that nobody is deleting, one
+ * still being inserted or deleted (whoever goes on to write sees it and
+ * waits for it), or none.  The search the server's check makes, with the
  * same dirty snapshot.  slot, one of the heap's, is left empty.
  */
-static bool
-index_has_committed_key(Relation heap, Relation index, int nkeys,
-							ScanKey skeys, TupleTableSlot *slot)
+static KeyLookup
+look_up_key(Relation heap, Relation index, int nkeys, ScanKey skeys,
+			TupleTableSlot *slot)
 {
 	SnapshotData dirty;
 	IndexScanDesc scan;
-	bool		found = false;
+	KeyLookup	found = KEY_ABSENT;
 
 	InitDirtySnapshot(dirty);
 	scan = pln_index_beginscan(heap, index, &dirty, nkeys, 0);
 	index_rescan(scan, skeys, nkeys, NULL, 0);
 	if (index_getnext_slot(scan, ForwardScanDirection, slot))
-		found = !TransactionIdIsValid(dirty.xmin) &&
-			!TransactionIdIsValid(dirty.xmax) && dirty.speculativeToken == 0;
+		found = (!TransactionIdIsValid(dirty.xmin) &&
+				 !TransactionIdIsValid(dirty.xmax) &&
+				 dirty.speculativeToken == 0) ?
+			KEY_COMMITTED : KEY_IN_PROGRESS;
 	index_endscan(scan);
 	/* (releasing the row's buffer) */
 	ExecClearTuple(slot);
@@ -678,40 +813,89 @@ index_has_committed_key(Relation heap, Relation index, int nkeys,
 }
 
 /*
- * Insert the row speculatively.  Returns true if it is in, false if the
- * unique index reported a possible conflict, after killing the row.
+ * Write the row's index entries as the plain INSERT writes them: index by
+ * index, in the order of the relation cache's list, each unique one told
+ * not to raise a duplicate but to report a possible one (as ON CONFLICT
+ * does), and stop at the first that reports one, as the plain INSERT
+ * stops at its duplicate.  So every entry the plain INSERT writes before
+ * its duplicate is written here too, in the same order, failing the same
+ * way, and none after it (where the executor's speculative insertion
+ * would go on).  Returns the place in target->uniques of the unique index
+ * that reported a possible conflict, or -1.  (The indexes have neither
+ * expressions nor predicates: pln_index_entry_is_exact.)
  */
-static bool
-insert_speculatively(DirectInsert *run)
+static int
+insert_index_entries(DirectInsert *run, const PlnDirectTarget *target)
+{
+	ResultRelInfo *rinfo = run->rinfo;
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+	int			i;
+	int			j;
+
+	for (i = 0; i < rinfo->ri_NumIndices; i++)
+	{
+		Relation	index = rinfo->ri_IndexRelationDescs[i];
+		IndexInfo  *info = rinfo->ri_IndexRelationInfo[i];
+
+		/* (an index being built concurrently, not yet written) */
+		if (!info->ii_ReadyForInserts)
+			continue;
+		FormIndexDatum(info, run->slot, run->estate, values, isnull);
+		if (index_insert(index, values, isnull, &run->slot->tts_tid,
+						 rinfo->ri_RelationDesc,
+						 info->ii_Unique ? UNIQUE_CHECK_PARTIAL : UNIQUE_CHECK_NO,
+						 false, info) || !info->ii_Unique)
+			continue;
+		for (j = 0; j < target->nuniques; j++)
+		{
+			if (target->uniques[j].index == RelationGetRelid(index))
+				return j;
+		}
+		elog(ERROR, "unique index \"%s\" is not one of the write path's",
+			 RelationGetRelationName(index));
+	}
+	return -1;
+}
+
+/*
+ * Insert the row speculatively.  Returns -1 if it is in; else the place in
+ * target->uniques of the unique index that reported a possible conflict,
+ * after killing the row (as ON CONFLICT does).
+ */
+static int
+insert_speculatively(DirectInsert *run, const PlnDirectTarget *target)
 {
 	Relation	rel = run->rinfo->ri_RelationDesc;
 	uint32		token;
-	bool		conflict = false;
-	List	   *recheck;
+	int			conflict;
 
 	token = SpeculativeInsertionLockAcquire(GetCurrentTransactionId());
 	table_tuple_insert_speculative(rel, run->slot, run->estate->es_output_cid,
 								   0, NULL, token);
-	recheck = pln_insert_index_tuples(run->rinfo, run->slot, run->estate,
-									  true, &conflict,
-									  run->rinfo->ri_onConflictArbiterIndexes);
-	table_tuple_complete_speculative(rel, run->slot, token, !conflict);
+	conflict = insert_index_entries(run, target);
+	table_tuple_complete_speculative(rel, run->slot, token, conflict < 0);
 	SpeculativeInsertionLockRelease(GetCurrentTransactionId());
-	list_free(recheck);
-	return !conflict;
+	return conflict;
 }
 
 /*
- * The executor's check for a conflicting row (ON CONFLICT's, before it
- * writes): true if there is none.  Waits for a transaction still writing
- * or deleting one.  The indexes were opened without what the check needs
- * for a unique index's key (inserting does not need it): added first.
+ * Is the possible conflict the speculative insertion found at a unique
+ * index a duplicate the plain INSERT would have failed on there?  The
+ * executor's check for a conflicting row (ON CONFLICT's, before it writes)
+ * of that index, which waits for a transaction still writing or deleting
+ * such a row, as the plain INSERT waits at that index; none left means the
+ * other transaction rolled back (or deleted it), and the insertion is
+ * tried again.  The indexes were opened without what the check needs for
+ * a unique index's key (inserting does not need it): added first.
  */
 static bool
-no_conflicting_row(DirectInsert *run)
+conflict_is_duplicate(DirectInsert *run, const PlnUniqueKey *key)
 {
 	ResultRelInfo *rinfo = run->rinfo;
 	ItemPointerData conflict_tid;
+	MemoryContext oldcontext = MemoryContextSwitchTo(run->estate->es_query_cxt);
+	bool		duplicate;
 	int			i;
 
 	for (i = 0; i < rinfo->ri_NumIndices; i++)
@@ -719,16 +903,13 @@ no_conflicting_row(DirectInsert *run)
 		IndexInfo  *info = rinfo->ri_IndexRelationInfo[i];
 
 		if (info->ii_Unique && info->ii_UniqueOps == NULL)
-		{
-			MemoryContext oldcontext = MemoryContextSwitchTo(run->estate->es_query_cxt);
-
 			BuildSpeculativeIndexInfo(rinfo->ri_IndexRelationDescs[i], info);
-			MemoryContextSwitchTo(oldcontext);
-		}
 	}
-	return pln_check_index_constraints(rinfo, run->slot, run->estate,
-									   &conflict_tid,
-									   rinfo->ri_onConflictArbiterIndexes);
+	duplicate = !pln_check_index_constraints(rinfo, run->slot, run->estate,
+											 &conflict_tid,
+											 list_make1_oid(key->index));
+	MemoryContextSwitchTo(oldcontext);
+	return duplicate;
 }
 
 /*
@@ -742,21 +923,29 @@ no_conflicting_row(DirectInsert *run)
  */
 static PlnDirectOutcome
 insert_row(DirectInsert *run, CachedPlanSource *plansource, List *tlist,
-		   ParamListInfo params, PlnDirectTarget *target, bool look_first)
+		   ParamListInfo params, PlnDirectTarget *target, bool look_first,
+		   int *conflict)
 {
 	Relation	rel = run->rinfo->ri_RelationDesc;
 	PlnDirectValues *cache;
-
-	look_first = look_first && target->key_eqprocs != NULL &&
-		pln_row_cannot_be_too_big(RelationGetDescr(rel));
+	int			i;
 
 	/*
-	 * The unique index alone, while the checks hold (a duplicate then
-	 * needs no other); else all of them, checked again.
+	 * Looking first skips writing what the plain INSERT writes before the
+	 * duplicate: only where that cannot fail (look_first_exact, found by
+	 * the checks, so while they hold).
 	 */
-	if (!look_first || !open_unique_index(run, target))
+	for (i = 0; i < target->nuniques; i++)
+		look_first = look_first && target->uniques[i].eqprocs_ok;
+	look_first = look_first && pln_table_checks_current(target->checked_epoch);
+
+	/*
+	 * The unique index alone, when there is one, while the checks hold (a
+	 * duplicate then needs no other); else all of them, checked again.
+	 */
+	if (!look_first || target->nuniques != 1 || !open_unique_index(run, target))
 	{
-		if (!open_indexes(run, target->unique_index))
+		if (!open_indexes(run, target))
 			return PLN_DIRECT_NOT_TAKEN;
 	}
 
@@ -776,7 +965,7 @@ insert_row(DirectInsert *run, CachedPlanSource *plansource, List *tlist,
 	if (rel->rd_att->constr)
 		ExecConstraints(run->rinfo, run->slot, run->estate);
 
-	if (look_first && committed_duplicate(run, target))
+	if (look_first && (*conflict = committed_duplicate(run, target)) >= 0)
 		return PLN_DIRECT_DUPLICATE;
 
 	/*
@@ -784,38 +973,53 @@ insert_row(DirectInsert *run, CachedPlanSource *plansource, List *tlist,
 	 * the checks saw (open_unique_index): checked again all the same.
 	 */
 	if (run->rinfo->ri_NumIndices == 0 &&
-		!open_indexes(run, target->unique_index))
+		!open_indexes(run, target))
 		elog(ERROR, "the indexes of table \"%s\" changed while an INSERT ran without its block's subtransaction",
 			 RelationGetRelationName(rel));
 
 	for (;;)
 	{
 		CHECK_FOR_INTERRUPTS();
-		if (insert_speculatively(run))
+		*conflict = insert_speculatively(run, target);
+		if (*conflict < 0)
+		{
+			/*
+			 * The row is in: queue its foreign key checks, as the executor
+			 * does after writing a row (fired at the statement's end, by
+			 * pln_insert_directly).  No index needs a recheck: none is
+			 * deferrable (write_path.c).
+			 */
+			if (target->fires_ri_checks)
+				ExecARInsertTriggers(run->estate, run->rinfo, run->slot,
+									 NIL, NULL);
 			return PLN_DIRECT_INSERTED;
+		}
 		/* (waits for a writer of the key still in progress) */
-		if (!no_conflicting_row(run))
+		if (conflict_is_duplicate(run, &target->uniques[*conflict]))
 			return PLN_DIRECT_DUPLICATE;
 	}
 }
 
-/* Describe the duplicate key, as the error of the unique index shows it */
+/*
+ * Describe the duplicate key, as the error of the unique index shows it
+ * (the index must be open)
+ */
 static char *
-describe_key(DirectInsert *run, PlnDirectTarget *target)
+describe_key(DirectInsert *run, const PlnUniqueKey *key)
 {
 	Datum		values[INDEX_MAX_KEYS];
 	bool		isnull[INDEX_MAX_KEYS];
 
-	form_key(run, target, values, isnull);
-	return BuildIndexValueDescription(run->unique, values, isnull);
+	form_key(run, key, values, isnull);
+	return BuildIndexValueDescription(opened_unique(run, key), values, isnull);
 }
 
 /*
  * May an INSERT run below the executor now?  Not if an executor hook is
  * installed: it would not see the statement.
  */
-static bool
-may_insert_directly(void)
+bool
+pln_may_insert_directly(void)
 {
 	return ExecutorStart_hook == NULL && ExecutorRun_hook == NULL &&
 		ExecutorFinish_hook == NULL && ExecutorEnd_hook == NULL;
@@ -823,9 +1027,10 @@ may_insert_directly(void)
 
 /*
  * Run the write path's INSERT directly (see the top of the file).  plan is
- * the statement's ON CONFLICT DO NOTHING form, relid its table,
- * unique_index the one index that may conflict; look_first: check for a
- * conflicting row before writing (when duplicates are common).  Returns
+ * the statement's ON CONFLICT DO NOTHING form, target what the write
+ * path's checks found of its table (its unique indexes, the only ones that
+ * may conflict); look_first: check for a conflicting row before writing
+ * (when duplicates are common).  Returns
  *
  *	PLN_DIRECT_NOT_TAKEN	nothing was run (an executor hook is installed,
  *							or the plan or the table is not of the kind);
@@ -835,7 +1040,8 @@ may_insert_directly(void)
  *							descriptor in *returned_desc (else NULL), in the
  *							caller's memory context;
  *	PLN_DIRECT_DUPLICATE	a committed or the transaction's own row has the
- *							key: nothing was written; *key is the
+ *							key of the unique index target->uniques[*conflict]:
+ *							nothing was written; *key is the
  *							key's description for the error's DETAIL (NULL
  *							if !want_key or the user may not see it),
  *							allocated in the caller's memory context.
@@ -846,7 +1052,8 @@ PlnDirectOutcome
 pln_insert_directly(SPIPlanPtr plan, ParamListInfo params,
 					PlnDirectTarget *target, const char *query,
 					bool look_first, bool want_key, char **key,
-					HeapTuple *returned, TupleDesc *returned_desc)
+					int *conflict, HeapTuple *returned,
+					TupleDesc *returned_desc)
 {
 	MemoryContext caller_context = CurrentMemoryContext;
 	CachedPlanSource *plansource;
@@ -857,7 +1064,7 @@ pln_insert_directly(SPIPlanPtr plan, ParamListInfo params,
 	List	   *plansources = SPI_plan_get_plan_sources(plan);
 
 	*returned = NULL;
-	if (!may_insert_directly() || list_length(plansources) != 1)
+	if (!pln_may_insert_directly() || list_length(plansources) != 1)
 		return PLN_DIRECT_NOT_TAKEN;
 	plansource = linitial(plansources);
 	if (!plansource->is_saved)
@@ -899,11 +1106,22 @@ pln_insert_directly(SPIPlanPtr plan, ParamListInfo params,
 		}
 		if (open_result_relation(&run, pstmt, target->relid))
 		{
+			/*
+			 * The foreign key checks of the row are queued while it is
+			 * written and fired at the end of the statement, as the
+			 * executor does (its start and finish); a failing check raises
+			 * its error here, with the statement's CONTEXT line.
+			 */
+			if (target->fires_ri_checks)
+				AfterTriggerBeginQuery();
 			outcome = insert_row(&run, plansource, tlist, params, target,
-								 look_first);
+								 look_first, conflict);
+			if (target->fires_ri_checks)
+				AfterTriggerEndQuery(run.estate);
 			MemoryContextSwitchTo(caller_context);
 			if (outcome == PLN_DIRECT_DUPLICATE)
-				*key = want_key ? describe_key(&run, target) : NULL;
+				*key = want_key ?
+					describe_key(&run, &target->uniques[*conflict]) : NULL;
 			else if (outcome == PLN_DIRECT_INSERTED &&
 					 ((ModifyTable *) pstmt->planTree)->returningLists != NIL)
 				*returned = returned_row(&run,

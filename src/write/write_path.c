@@ -45,12 +45,14 @@
  *   defaults of the query, and what the planner adds to them, a domain's
  *   check of a column left out (analyse_query reads the planned target
  *   list, which is what runs);
- * - the table is a plain table without triggers (foreign keys are
- *   triggers), rules or row-level security, with exactly one unique index,
- *   a B-tree one that is neither deferrable, partial nor on expressions,
- *   no other kind of index that could conflict, and CHECK constraints and
- *   generated columns without effects; rows that always fit a page and
- *   indexes whose entries cannot fail to be written (table_why_not);
+ * - the table is a plain table without triggers on INSERT but its foreign
+ *   keys' checks (insert_triggers_why_not), rules or row-level security,
+ *   with unique indexes that are B-trees neither deferrable, partial nor on
+ *   expressions, no other kind of index that could conflict, CHECK
+ *   constraints and generated columns without effects, and indexes that
+ *   run no code but the server's (index_entries_why_not: an entry that
+ *   fails, fails as the plain INSERT's, written in the same order and
+ *   stopping at the same duplicate, write_direct.c);
  * - at run time: READ COMMITTED, not read-only, no subtransaction open,
  *   and the plan still valid (write_path_may_start).  The table is locked
  *   in the INSERT's mode before the table's conditions are checked again
@@ -81,7 +83,9 @@
 #include "catalog/catalog.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_index.h"
+#include "catalog/pg_trigger.h"
 #include "catalog/pg_type.h"
+#include "commands/trigger.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
@@ -121,17 +125,16 @@ typedef struct PlnWritePath
 	/* the table's check, valid while table_epoch == pln_relcache_epoch */
 	uint64		table_epoch;
 	const char *table_why_not;	/* why the table does not qualify, or NULL */
-	Oid			unique_index;	/* its one unique index */
-	int			nkeys;			/* the unique index's key columns */
-	AttrNumber	key_attnums[INDEX_MAX_KEYS];
-	Oid			key_eqprocs[INDEX_MAX_KEYS];	/* their equality functions */
-	Oid			key_collations[INDEX_MAX_KEYS];
+	PlnUniqueKey uniques[PLN_MAX_UNIQUE_INDEXES];	/* its unique indexes,
+													 * in index order */
+	int			nuniques;
+	bool		fires_ri_checks;	/* its INSERT fires foreign key checks */
+	bool		spi_names_duplicate;	/* through SPI, a duplicate can be
+										 * named (describe_duplicate) */
 	float		duplicate_rate; /* moving average of the runs that found a
 								 * duplicate: worth looking first? */
-	char	   *index_name;		/* its name, and the table's and schema's, */
-	char	   *table_name;		/* for the error (valid with the check) */
-	char	   *schema_name;
-	bool		key_procs_ok;	/* key_eqprocs found (with the check) */
+	char	   *table_name;		/* the table's and schema's names, for */
+	char	   *schema_name;	/* the error (valid with the check) */
 	PlnDirectValues direct_values;	/* for write_direct.c */
 } PlnWritePath;
 
@@ -376,7 +379,7 @@ static const Oid harmless_functions[] = {
 };
 
 static Oid	index_access_method(Oid indexoid);
-static bool key_equality_functions(PlnWritePath *wpath);
+static bool key_equality_functions(PlnUniqueKey *key);
 
 typedef struct EffectsContext
 {
@@ -601,6 +604,94 @@ analyse_query(PlnExecState *estate, PlnStmtExecSql *stmt,
 }
 
 /*
+ * Why the table's triggers keep its INSERT off the write path, or NULL;
+ * *fires_ri_checks: the INSERT fires foreign key checks.  Triggers on
+ * other events (UPDATE, DELETE, TRUNCATE: those of a table that foreign
+ * keys reference, among them) do not fire on an INSERT.  Of those on
+ * INSERT, only the foreign key's check of the new row (the table is the
+ * referencing one) is taken: the server's own trigger, after each row,
+ * fired at the end of the statement, which the direct insertion queues
+ * and fires as the executor does (write_direct.c), so that it checks,
+ * locks and fails as after the plain INSERT.  A deferrable one is not
+ * taken (its check would wait for the commit).  Every other trigger on
+ * INSERT could run any code, before or after the row, with transition
+ * tables: not taken.
+ */
+static const char *
+insert_triggers_why_not(TriggerDesc *trigdesc, bool *fires_ri_checks)
+{
+	int			i;
+
+	*fires_ri_checks = false;
+	for (i = 0; trigdesc != NULL && i < trigdesc->numtriggers; i++)
+	{
+		Trigger    *trigger = &trigdesc->triggers[i];
+
+		if (!TRIGGER_FOR_INSERT(trigger->tgtype))
+			continue;
+		if (!trigger->tgisinternal || trigger->tgfoid != F_RI_FKEY_CHECK_INS ||
+			!TRIGGER_FOR_ROW(trigger->tgtype) ||
+			!TRIGGER_FOR_AFTER(trigger->tgtype) ||
+			trigger->tgnewtable != NULL || trigger->tgqual != NULL)
+			return "it has triggers on INSERT (other than the checks of its foreign keys)";
+		if (trigger->tgdeferrable || trigger->tginitdeferred)
+			return "it has a deferrable foreign key";
+		*fires_ri_checks = true;
+	}
+	return NULL;
+}
+
+/*
+ * Why the table's index entries keep its INSERT off the write path, or
+ * NULL; records how the duplicate may be found (look_first_exact) and
+ * named (spi_names_duplicate).  indexes: the table's, in the relation
+ * cache's order, the order the INSERT writes them in.
+ *
+ * The plain INSERT writes the heap tuple, then the index entries in that
+ * order, and fails at the first unique index with the duplicate.  The
+ * direct insertion does the same and stops there too
+ * (pln_index_entry_is_exact), whatever the indexes' kinds.  Looking for the
+ * key first skips the heap tuple and the entries before the duplicate's
+ * index: exact only where none of those can fail by itself
+ * (pln_row_cannot_be_too_big, pln_index_entry_cannot_fail).  Through SPI,
+ * ON CONFLICT looks first and then writes every entry, past the duplicate:
+ * exact only where no entry can fail, with one unique index, whose key can
+ * be computed again to name the duplicate (describe_duplicate).  (Each
+ * index is locked only while it is looked at, as the INSERT locks it.)
+ */
+static const char *
+index_entries_why_not(PlnWritePath *wpath, Relation rel, List *indexes)
+{
+	bool		before_cannot_fail = pln_row_cannot_be_too_big(RelationGetDescr(rel));
+	bool		all_cannot_fail = before_cannot_fail;
+	const char *why = NULL;
+	ListCell   *lc;
+	int			nuniques = 0;
+
+	foreach(lc, indexes)
+	{
+		Relation	index = index_open(lfirst_oid(lc), RowExclusiveLock);
+		bool		unique = index->rd_index->indisunique;
+
+		if (!pln_index_entry_is_exact(index, unique))
+			why = "it has an index of a kind not reviewed (an operator class, access method or column type that is not built in, or a unique index in a nondeterministic collation)";
+		if (unique && nuniques < wpath->nuniques)
+			wpath->uniques[nuniques++].look_first_exact = before_cannot_fail;
+		if (!pln_index_entry_cannot_fail(index, unique))
+			all_cannot_fail = false;
+		/* (a duplicate's own entry is no bigger than the one it meets) */
+		if (!pln_index_entry_cannot_fail(index, false))
+			before_cannot_fail = false;
+		index_close(index, RowExclusiveLock);
+		if (why != NULL)
+			break;
+	}
+	wpath->spi_names_duplicate = all_cannot_fail && wpath->nuniques == 1 &&
+		wpath->uniques[0].fixed;
+	return why;
+}
+
+/*
  * Why the table cannot take the write path for this query, or NULL;
  * records its unique index and all its indexes in wpath.  The table and
  * its indexes are locked (by the caller) at least in lockmode.
@@ -613,15 +704,15 @@ table_why_not(PlnWritePath *wpath, Query *query, LOCKMODE lockmode)
 	const char *why = NULL;
 	List	   *indexes;
 	ListCell   *lc;
-	int			nunique = 0;
 	int			i;
 
 	if (rel->rd_rel->relkind != RELKIND_RELATION)
 		why = "it is not a plain table";
 	else if (rel->rd_rel->relispartition)
 		why = "it is a partition";
-	else if (rel->trigdesc != NULL)
-		why = "it has triggers (foreign keys have triggers too)";
+	else if ((why = insert_triggers_why_not(rel->trigdesc,
+											&wpath->fires_ri_checks)) != NULL)
+		;
 	else if (rel->rd_rules != NULL)
 		why = "it has rules";
 	else if (rel->rd_rel->relrowsecurity)
@@ -660,7 +751,7 @@ table_why_not(PlnWritePath *wpath, Query *query, LOCKMODE lockmode)
 	 * held until the transaction ends).
 	 */
 	indexes = RelationGetIndexList(rel);
-	wpath->unique_index = InvalidOid;
+	wpath->nuniques = 0;
 	foreach(lc, indexes)
 	{
 		Oid			indexoid = lfirst_oid(lc);
@@ -686,59 +777,45 @@ table_why_not(PlnWritePath *wpath, Query *query, LOCKMODE lockmode)
 				why = "it has a deferrable unique constraint";
 			else if (index_access_method(indexoid) != BTREE_AM_OID)
 				why = "it has a unique index that is not a B-tree";
-			else if (++nunique > 1)
-				why = "it has more than one unique index";
+			else if (wpath->nuniques == PLN_MAX_UNIQUE_INDEXES)
+				why = psprintf("it has more than %d unique indexes",
+							   PLN_MAX_UNIQUE_INDEXES);
 			else
 			{
-				/* the key's values must be known to name the duplicate */
-				wpath->unique_index = indexoid;
-				wpath->nkeys = form->indnkeyatts;
-				for (i = 0; why == NULL && i < form->indnkeyatts; i++)
+				PlnUniqueKey *key = &wpath->uniques[wpath->nuniques++];
+
+				key->index = indexoid;
+				key->nkeys = form->indnkeyatts;
+
+				/*
+				 * Can the key's values be computed again, to name the
+				 * duplicate when the statement ran through SPI?  (Below the
+				 * executor they are read from the row: any will do, a
+				 * sequence's or an identity column's next value too.)
+				 */
+				key->fixed = true;
+				for (i = 0; i < form->indnkeyatts; i++)
 				{
-					AttrNumber	attnum = form->indkey.values[i];
-					TargetEntry *tle = column_entry(query, attnum);
+					TargetEntry *tle = column_entry(query, form->indkey.values[i]);
 
 					if (tle == NULL ||
 						contain_mutable_functions((Node *) tle->expr))
-						why = psprintf("the INSERT does not give its key column \"%s\" a fixed value",
-									   NameStr(TupleDescAttr(RelationGetDescr(rel),
-															 attnum - 1)->attname));
+						key->fixed = false;
 				}
 			}
 		}
 		ReleaseSysCache(tuple);
 	}
-	if (why == NULL && nunique == 0)
+	if (why == NULL && wpath->nuniques == 0)
 		why = "it has no unique index";
 
-	/*
-	 * The plain INSERT writes the heap tuple and then the index entries,
-	 * and fails at the unique index; ON CONFLICT's check and the speculative
-	 * insertion see the duplicate before the heap tuple, before or without
-	 * stopping at the indexes written after it.  Only where none of those
-	 * can fail by itself do both fail the same way (write_direct.c).  (The
-	 * index is locked only while it is looked at, as the INSERT locks it.)
-	 */
-	if (why == NULL && !pln_row_cannot_be_too_big(RelationGetDescr(rel)))
-		why = "its rows may be too big for a page or stored unTOASTed";
-	foreach(lc, indexes)
-	{
-		Relation	index;
-		bool		ok;
-
-		if (why != NULL)
-			break;
-		index = index_open(lfirst_oid(lc), RowExclusiveLock);
-		ok = pln_index_entry_cannot_fail(index,
-										 lfirst_oid(lc) == wpath->unique_index);
-		index_close(index, RowExclusiveLock);
-		if (!ok)
-			why = "it has an index whose entries could fail to be written (not a B-tree on columns of fixed size)";
-	}
+	if (why == NULL)
+		why = index_entries_why_not(wpath, rel, indexes);
 	list_free(indexes);
 
-	/* what looking for the key first needs (write_direct.c) */
-	wpath->key_procs_ok = why == NULL && key_equality_functions(wpath);
+	/* what looking for the keys first needs (write_direct.c) */
+	for (i = 0; why == NULL && i < wpath->nuniques; i++)
+		wpath->uniques[i].eqprocs_ok = key_equality_functions(&wpath->uniques[i]);
 
 	table_close(rel, NoLock);
 	return why;
@@ -984,23 +1061,23 @@ refresh_write_plan(PlnExecState *estate, PlnStmtExecSql *stmt)
  * found.
  */
 static bool
-key_equality_functions(PlnWritePath *wpath)
+key_equality_functions(PlnUniqueKey *key)
 {
-	Relation	index = index_open(wpath->unique_index, AccessShareLock);
+	Relation	index = index_open(key->index, AccessShareLock);
 	bool		ok = true;
 	int			i;
 
-	for (i = 0; i < wpath->nkeys; i++)
+	for (i = 0; i < key->nkeys; i++)
 	{
 		Oid			eqop = get_opfamily_member(index->rd_opfamily[i],
 											   index->rd_opcintype[i],
 											   index->rd_opcintype[i],
 											   BTEqualStrategyNumber);
 
-		wpath->key_attnums[i] = index->rd_index->indkey.values[i];
-		wpath->key_collations[i] = index->rd_indcollation[i];
-		wpath->key_eqprocs[i] = OidIsValid(eqop) ? get_opcode(eqop) : InvalidOid;
-		if (!OidIsValid(wpath->key_eqprocs[i]))
+		key->attnums[i] = index->rd_index->indkey.values[i];
+		key->collations[i] = index->rd_indcollation[i];
+		key->eqprocs[i] = OidIsValid(eqop) ? get_opcode(eqop) : InvalidOid;
+		if (!OidIsValid(key->eqprocs[i]))
 			ok = false;
 	}
 	/* (the statement locks the index only while it runs: so do we) */
@@ -1061,13 +1138,19 @@ remember_names(PlnWritePath *wpath)
 	MemoryContext cxt = GetMemoryChunkContext(wpath);
 	char	   *schema = get_namespace_name(get_rel_namespace(wpath->relid));
 
-	if (wpath->index_name)
-		pfree(wpath->index_name);
+	int			i;
+
+	for (i = 0; i < wpath->nuniques; i++)
+	{
+		if (wpath->uniques[i].name)
+			pfree(wpath->uniques[i].name);
+		wpath->uniques[i].name = MemoryContextStrdup(cxt,
+													 get_rel_name(wpath->uniques[i].index));
+	}
 	if (wpath->table_name)
 		pfree(wpath->table_name);
 	if (wpath->schema_name)
 		pfree(wpath->schema_name);
-	wpath->index_name = MemoryContextStrdup(cxt, get_rel_name(wpath->unique_index));
 	wpath->table_name = MemoryContextStrdup(cxt, get_rel_name(wpath->relid));
 	wpath->schema_name = MemoryContextStrdup(cxt, schema);
 }
@@ -1272,13 +1355,13 @@ describe_duplicate(PlnExecState *estate, PlnStmtExecSql *stmt,
 	 */
 	if (wpath->table_epoch == pln_relcache_epoch)
 	{
-		report->index_name = wpath->index_name;
+		report->index_name = wpath->uniques[0].name;
 		report->table_name = wpath->table_name;
 		report->schema_name = wpath->schema_name;
 		report->key = NULL;
 		if (pln_write_path_error_unseen(estate))
 			return true;
-		index = index_open(wpath->unique_index, RowExclusiveLock);
+		index = index_open(wpath->uniques[0].index, RowExclusiveLock);
 		evaluate_key(estate, query, index, values, isnull);
 		report->key = BuildIndexValueDescription(index, values, isnull);
 		index_close(index, RowExclusiveLock);
@@ -1301,7 +1384,7 @@ describe_duplicate(PlnExecState *estate, PlnStmtExecSql *stmt,
 			narbiters++;
 		ReleaseSysCache(tuple);
 	}
-	if (narbiters != 1 || !list_member_oid(indexes, wpath->unique_index))
+	if (narbiters != 1 || !list_member_oid(indexes, wpath->uniques[0].index))
 	{
 		table_close(rel, NoLock);
 		return false;
@@ -1312,7 +1395,7 @@ describe_duplicate(PlnExecState *estate, PlnStmtExecSql *stmt,
 	 * (the error of the plain INSERT is raised there), and released as the
 	 * INSERT releases it at its end.
 	 */
-	index = index_open(wpath->unique_index, RowExclusiveLock);
+	index = index_open(wpath->uniques[0].index, RowExclusiveLock);
 	evaluate_key(estate, query, index, values, isnull);
 	report->key = BuildIndexValueDescription(index, values, isnull);
 	report->index_name = pstrdup(RelationGetRelationName(index));
@@ -1400,13 +1483,12 @@ insert_directly(PlnExecState *estate, PlnStmtExecSql *stmt,
 	PlnDirectOutcome outcome;
 	PlnDirectTarget target;
 	char	   *key = NULL;
+	int			conflict = -1;
 
 	target.relid = wpath->relid;
-	target.unique_index = wpath->unique_index;
-	target.nkeys = wpath->nkeys;
-	target.key_attnums = wpath->key_attnums;
-	target.key_eqprocs = wpath->key_procs_ok ? wpath->key_eqprocs : NULL;
-	target.key_collations = wpath->key_collations;
+	target.uniques = wpath->uniques;
+	target.nuniques = wpath->nuniques;
+	target.fires_ri_checks = wpath->fires_ri_checks;
 	target.values = &wpath->direct_values;
 	target.values_parent = stmt->sqlstmt->func->fn_cxt;
 	target.checked_epoch = wpath->table_epoch;
@@ -1417,13 +1499,13 @@ insert_directly(PlnExecState *estate, PlnStmtExecSql *stmt,
 								  &target, stmt->sqlstmt->query,
 								  wpath->duplicate_rate > DUPLICATES_COMMON,
 								  !pln_write_path_error_unseen(estate), &key,
-								  returned, returned_desc);
+								  &conflict, returned, returned_desc);
 	if (outcome == PLN_DIRECT_DUPLICATE)
 	{
 		/* (names read again if the table's cache entry changed meanwhile) */
 		if (wpath->table_epoch != pln_relcache_epoch)
 			remember_names(wpath);
-		report->index_name = wpath->index_name;
+		report->index_name = wpath->uniques[conflict].name;
 		report->table_name = wpath->table_name;
 		report->schema_name = wpath->schema_name;
 		report->key = key;
@@ -1473,8 +1555,8 @@ pln_write_path_run(PlnExecState *estate, PlnStmtExecSql *stmt, long maxrows,
 	*returned = NULL;
 	if (!write_path_may_start(estate, stmt, &took_lock))
 		return PLN_WRITE_NOT_TAKEN;
-	pln_stats.writes_without_savepoint++;
 
+	pln_stats.writes_without_savepoint++;
 	switch (insert_directly(estate, stmt, returned, returned_desc, &report))
 	{
 		case PLN_DIRECT_INSERTED:
@@ -1495,7 +1577,19 @@ pln_write_path_run(PlnExecState *estate, PlnStmtExecSql *stmt, long maxrows,
 			break;
 	}
 
-	/* through SPI (an executor hook is installed, or the plan changed) */
+	/*
+	 * Through SPI (an executor hook is installed, or the plan changed),
+	 * where a duplicate can be named (spi_names_duplicate); else nothing
+	 * has run yet, and the statement passes the gate.
+	 */
+	if (!wpath->spi_names_duplicate)
+	{
+		/* (not counted: it runs in its subtransaction after all) */
+		pln_stats.writes_without_savepoint--;
+		end_write_without_row(estate, stmt, took_lock);
+		pln_start_savepoints_before(estate, PLN_IMPURE_STATEMENT);
+		return PLN_WRITE_NOT_TAKEN;
+	}
 	*rc = SPI_execute_plan_with_paramlist(wpath->expr->plan, estate->paramLI,
 										  false, maxrows);
 	pln_forget_plan_checks();
@@ -1566,6 +1660,9 @@ block_why_not_now(PlnExecState *estate, PlnStmtBlock *block,
 	if (why != NULL)
 		return psprintf("the INSERT at line %d: table %s: %s",
 						insert->lineno, get_rel_name(wpath->relid), why);
+	if (now && !pln_may_insert_directly() && !wpath->spi_names_duplicate)
+		return psprintf("now: an executor hook is installed, and through SPI the INSERT at line %d could not name its duplicate (table %s has more than one unique index, a computed key or index entries that could fail)",
+						insert->lineno, get_rel_name(wpath->relid));
 	return NULL;
 }
 

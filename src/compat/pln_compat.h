@@ -165,23 +165,14 @@
 #endif
 
 /*
- * Index entries for a freshly inserted heap tuple (not an UPDATE): 16
- * added "only summarizing indexes" (false: all of them); 19 turned the
- * three booleans into flags and reordered the arguments.
+ * A result relation's compiled CHECK constraints, which ExecConstraints
+ * builds on its first call for the relation: 18 renamed the field (beside
+ * the NOT NULL checks of virtual generated columns it added).
  */
-#if PG_VERSION_NUM >= 190000
-#define pln_insert_index_tuples(rinfo, slot, estate, nodup, conflict, arbiters) \
-	ExecInsertIndexTuples((rinfo), (estate), \
-						  (nodup) ? EIIT_NO_DUPE_ERROR : 0, (slot), \
-						  (arbiters), (conflict))
-#elif PG_VERSION_NUM >= 160000
-#define pln_insert_index_tuples(rinfo, slot, estate, nodup, conflict, arbiters) \
-	ExecInsertIndexTuples((rinfo), (slot), (estate), false, (nodup), \
-						  (conflict), (arbiters), false)
+#if PG_VERSION_NUM >= 180000
+#define pln_ri_check_exprs(rinfo) ((rinfo)->ri_CheckConstraintExprs)
 #else
-#define pln_insert_index_tuples(rinfo, slot, estate, nodup, conflict, arbiters) \
-	ExecInsertIndexTuples((rinfo), (slot), (estate), false, (nodup), \
-						  (conflict), (arbiters))
+#define pln_ri_check_exprs(rinfo) ((rinfo)->ri_ConstraintExprs)
 #endif
 
 /*

@@ -70,6 +70,9 @@ typedef struct PlnDirectValues
 	Oid			privileges_user;	/* the user the plan's privileges were
 									 * checked for, or InvalidOid */
 	uint64		privileges_roles_epoch; /* see privileges_known */
+	ExprState **checks;			/* the table's CHECK constraints, compiled
+								 * by the first run's ExecConstraints, or
+								 * NULL (see check_constraints) */
 	TupleTableSlot *row;		/* the new row */
 	TupleTableSlot *found;		/* a row found with its key */
 } PlnDirectValues;

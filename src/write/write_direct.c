@@ -18,7 +18,7 @@
  *	2. the privileges are checked, the table and its indexes opened, as
  *	   the executor does when it starts (when the key is looked for first,
  *	   the unique index alone while the write path's checks hold, and the
- *	   others only if there is a row to write: open_unique_index);
+ *	   others only if there is a row to write: open_unique_indexes);
  *	3. the values are computed from the plan's target list, the generated
  *	   columns, NOT NULL and CHECK constraints checked, by the executor's
  *	   functions, in its order (compiled once per plan and transaction,
@@ -101,8 +101,9 @@ typedef struct DirectInsert
 	CachedPlan *cplan;
 	EState	   *estate;
 	ResultRelInfo *rinfo;		/* its indexes opened by open_indexes */
-	Relation	unique_alone;	/* the one unique index opened alone by
-								 * open_unique_index, or NULL */
+	/* the unique indexes opened alone by open_unique_indexes, or none */
+	Relation	uniques_alone[PLN_MAX_UNIQUE_INDEXES];
+	int			nalone;
 	TupleTableSlot *slot;		/* the new row (direct_cache's) */
 	TupleTableSlot *found;		/* a row found with its key (likewise) */
 	bool		privileges_checked; /* by this run, at roles_epoch: */
@@ -132,6 +133,7 @@ typedef enum KeyLookup
 
 static KeyLookup look_up_key(Relation heap, Relation index, int nkeys,
 							 ScanKey skeys, TupleTableSlot *slot);
+static Relation take_unique_alone(DirectInsert *run, Oid indexoid);
 
 /* Called once, from _PG_init (through pln_write_path_init) */
 void
@@ -264,11 +266,16 @@ plan_is_one_row_insert(PlannedStmt *pstmt, Oid relid)
 static void
 close_direct_insert(DirectInsert *run)
 {
+	int			i;
+
 	/* (the slots are kept for the next run: see direct_cache) */
 	if (run->slot != NULL)
 		ExecClearTuple(run->slot);
-	if (run->unique_alone != NULL)
-		index_close(run->unique_alone, RowExclusiveLock);
+	for (i = 0; i < run->nalone; i++)
+	{
+		if (run->uniques_alone[i] != NULL)
+			index_close(run->uniques_alone[i], RowExclusiveLock);
+	}
 	if (run->rinfo != NULL)
 	{
 		/* (nothing to close if open_indexes did not run) */
@@ -380,9 +387,12 @@ opened_unique(DirectInsert *run, const PlnUniqueKey *key)
 {
 	int			i;
 
-	if (run->unique_alone != NULL &&
-		RelationGetRelid(run->unique_alone) == key->index)
-		return run->unique_alone;
+	for (i = 0; i < run->nalone; i++)
+	{
+		if (run->uniques_alone[i] != NULL &&
+			RelationGetRelid(run->uniques_alone[i]) == key->index)
+			return run->uniques_alone[i];
+	}
 	for (i = 0; i < run->rinfo->ri_NumIndices; i++)
 	{
 		if (RelationGetRelid(run->rinfo->ri_IndexRelationDescs[i]) == key->index)
@@ -405,6 +415,7 @@ pln_forget_direct_values(PlnDirectValues *values)
 	values->cxt = NULL;
 	values->plansource = NULL;
 	values->states = NULL;
+	values->checks = NULL;
 	values->row = NULL;
 	values->found = NULL;
 	values->privileges_user = InvalidOid;
@@ -506,6 +517,42 @@ compute_values(DirectInsert *run, ExprState **states, int natts,
 		slot->tts_values[i] = ExecEvalExpr(states[i], econtext,
 										   &slot->tts_isnull[i]);
 	ExecStoreVirtualTuple(slot);
+}
+
+/*
+ * Check the row's NOT NULL and CHECK constraints, as the executor does
+ * (ExecConstraints).  The executor compiles a table's CHECK constraints on
+ * the first row of every statement, from their stored text; a statement of
+ * the write path runs one row, so it would parse and plan them on every
+ * run, at about a sixth of a run's cost.  So the first run of a cache lets
+ * ExecConstraints compile them in the cache's memory (the executor state's
+ * query memory, where it compiles them, is the cache's for that call) and
+ * keeps them with the values' expressions: they are the table's as long
+ * as the cache is valid (a change of a constraint is a change of the table,
+ * which invalidates the checks and the cache: direct_cache_valid), and the
+ * compiled expressions refer to nothing of the executor state.  An error
+ * raised meanwhile takes the transaction with it (no subtransaction is
+ * open), and the cache with it (made anew in the next one).  The
+ * executor's per-tuple context, which the checks are evaluated in, exists
+ * already (compute_values made it) and stays the run's.
+ */
+static void
+check_constraints(DirectInsert *run, PlnDirectValues *cache)
+{
+	ResultRelInfo *rinfo = run->rinfo;
+	MemoryContext query_cxt = run->estate->es_query_cxt;
+
+	if (cache->checks != NULL)
+	{
+		pln_ri_check_exprs(rinfo) = cache->checks;
+		ExecConstraints(rinfo, run->slot, run->estate);
+		return;
+	}
+	Assert(run->estate->es_per_tuple_exprcontext != NULL);
+	run->estate->es_query_cxt = cache->cxt;
+	ExecConstraints(rinfo, run->slot, run->estate);
+	run->estate->es_query_cxt = query_cxt;
+	cache->checks = pln_ri_check_exprs(rinfo);
 }
 
 /*
@@ -625,7 +672,7 @@ index_entries_are_exact(ResultRelInfo *rinfo, const PlnDirectTarget *target)
 /*
  * Open the table's indexes, as the executor does for its result relation
  * (ExecOpenIndices), each locked in the INSERT's mode; the unique index,
- * if open_unique_index opened it already, is taken over instead of being
+ * if open_unique_indexes opened it already, is taken over instead of being
  * opened again (ExecCloseIndices then closes it with the others).  Do they
  * still qualify (arbiters_are_checked_uniques, index_entries_are_exact)?
  */
@@ -644,13 +691,8 @@ open_indexes(DirectInsert *run, const PlnDirectTarget *target)
 	{
 		Relation	index;
 
-		if (run->unique_alone != NULL &&
-			lfirst_oid(lc) == RelationGetRelid(run->unique_alone))
-		{
-			index = run->unique_alone;
-			run->unique_alone = NULL;
-		}
-		else
+		index = take_unique_alone(run, lfirst_oid(lc));
+		if (index == NULL)
 			index = index_open(lfirst_oid(lc), RowExclusiveLock);
 		rinfo->ri_IndexRelationDescs[i] = index;
 		/* (what only the check for conflicts needs is added by it) */
@@ -664,8 +706,30 @@ open_indexes(DirectInsert *run, const PlnDirectTarget *target)
 }
 
 /*
- * Open only the unique index, locked as the executor locks it, to look for
- * the new row's key before the others are opened.  Then the checks need
+ * The unique index indexoid if open_unique_indexes opened it, handed over
+ * (its closing goes with it), or NULL
+ */
+static Relation
+take_unique_alone(DirectInsert *run, Oid indexoid)
+{
+	Relation	index;
+	int			i;
+
+	for (i = 0; i < run->nalone; i++)
+	{
+		index = run->uniques_alone[i];
+		if (index != NULL && RelationGetRelid(index) == indexoid)
+		{
+			run->uniques_alone[i] = NULL;
+			return index;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Open only the unique indexes, locked as the executor locks them, to look
+ * for the new row's keys before the others are opened.  Then the checks need
  * not be made again on the opened indexes if the table is as the write
  * path's checks saw it (pln_table_checks_current): no relation cache
  * invalidation was processed since, not even by taking this lock, which
@@ -677,10 +741,11 @@ open_indexes(DirectInsert *run, const PlnDirectTarget *target)
  * false, with the index open, if the table changed.
  */
 static bool
-open_unique_index(DirectInsert *run, const PlnDirectTarget *target)
+open_unique_indexes(DirectInsert *run, const PlnDirectTarget *target)
 {
-	Assert(target->nuniques == 1);
-	run->unique_alone = index_open(target->uniques[0].index, RowExclusiveLock);
+	for (run->nalone = 0; run->nalone < target->nuniques; run->nalone++)
+		run->uniques_alone[run->nalone] =
+			index_open(target->uniques[run->nalone].index, RowExclusiveLock);
 	return pln_table_checks_current(target->checked_epoch);
 }
 
@@ -940,10 +1005,10 @@ insert_row(DirectInsert *run, CachedPlanSource *plansource, List *tlist,
 	look_first = look_first && pln_table_checks_current(target->checked_epoch);
 
 	/*
-	 * The unique index alone, when there is one, while the checks hold (a
-	 * duplicate then needs no other); else all of them, checked again.
+	 * The unique indexes alone, while the checks hold (a duplicate then
+	 * needs no other); else all of them, checked again.
 	 */
-	if (!look_first || target->nuniques != 1 || !open_unique_index(run, target))
+	if (!look_first || !open_unique_indexes(run, target))
 	{
 		if (!open_indexes(run, target))
 			return PLN_DIRECT_NOT_TAKEN;
@@ -963,14 +1028,14 @@ insert_row(DirectInsert *run, CachedPlanSource *plansource, List *tlist,
 		ExecComputeStoredGenerated(run->rinfo, run->estate, run->slot,
 								   CMD_INSERT);
 	if (rel->rd_att->constr)
-		ExecConstraints(run->rinfo, run->slot, run->estate);
+		check_constraints(run, cache);
 
 	if (look_first && (*conflict = committed_duplicate(run, target)) >= 0)
 		return PLN_DIRECT_DUPLICATE;
 
 	/*
 	 * Writing needs all the indexes.  Opened only now, they are the ones
-	 * the checks saw (open_unique_index): checked again all the same.
+	 * the checks saw (open_unique_indexes): checked again all the same.
 	 */
 	if (run->rinfo->ri_NumIndices == 0 &&
 		!open_indexes(run, target))

@@ -35,7 +35,6 @@
 
 #include "access/htup_details.h"
 #include "access/table.h"
-#include "access/xact.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
@@ -58,7 +57,6 @@
 #include "utils/queryenvironment.h"
 #include "utils/regproc.h"
 #include "utils/rel.h"
-#include "utils/resowner.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
 
@@ -688,13 +686,64 @@ check_analysed(CheckState *cs, PlnStmt *stmt, CachedPlanSource *ps)
  * yet (its structure is known at run time only).  If firstexpr is given,
  * it is set to the first result column's expression.
  */
+typedef struct CheckExprArgs
+{
+	CheckState *cs;
+	PlnStmt    *stmt;
+	PlnExpr    *expr;
+	bool		want_first;
+	TupleDesc	result;			/* out: the result's shape, or NULL */
+	Node	   *first;			/* out: the first column, or NULL */
+} CheckExprArgs;
+
+/* check_expr's analysis, in its subtransaction */
+static void
+check_expr_work(void *arg)
+{
+	CheckExprArgs *args = (CheckExprArgs *) arg;
+	CheckState *cs = args->cs;
+	PlnExpr    *expr = args->expr;
+	MemoryContext oldcontext = CurrentMemoryContext;
+	SPIPrepareOptions options;
+	SPIPlanPtr	plan;
+	List	   *sources;
+
+	memset(&options, 0, sizeof(options));
+	options.parserSetup = (ParserSetupHook) pln_parser_setup;
+	options.parserSetupArg = (void *) expr;
+	options.parseMode = expr->parseMode;
+	options.cursorOptions = CURSOR_OPT_PARALLEL_OK;
+	cs->estate->cur_expr = expr;
+	plan = SPI_prepare_extended(expr->query, &options);
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare_extended failed for \"%s\": %s",
+			 expr->query, SPI_result_code_string(SPI_result));
+	sources = SPI_plan_get_plan_sources(plan);
+	if (list_length(sources) == 1)
+	{
+		CachedPlanSource *ps = (CachedPlanSource *) linitial(sources);
+
+		MemoryContextSwitchTo(oldcontext);
+		check_analysed(cs, args->stmt, ps);
+		if (ps->resultDesc != NULL)
+			args->result = CreateTupleDescCopy(ps->resultDesc);
+		if (args->want_first && list_length(ps->query_list) == 1)
+		{
+			Query	   *q = linitial_node(Query, ps->query_list);
+
+			cs->last_query = copyObject(q);
+			if (q->commandType == CMD_SELECT && q->targetList != NIL)
+				args->first = copyObject((Node *) ((TargetEntry *) linitial(q->targetList))->expr);
+		}
+	}
+	SPI_freeplan(plan);
+}
+
 static TupleDesc
 check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 {
-	MemoryContext oldcontext = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
-	TupleDesc volatile result = NULL;
-	Node	   *volatile first = NULL;
+	CheckExprArgs args = {cs, stmt, expr, firstexpr != NULL, NULL, NULL};
+	ErrorData  *edata;
 
 	if (firstexpr)
 		*firstexpr = NULL;
@@ -702,72 +751,23 @@ check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 	if (expr == NULL || cs->stop)
 		return NULL;
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcontext);
-	PG_TRY();
+	edata = pln_try_in_subtransaction(check_expr_work, &args, false);
+	if (edata != NULL)
 	{
-		SPIPrepareOptions options;
-		SPIPlanPtr	plan;
-		List	   *sources;
-
-		memset(&options, 0, sizeof(options));
-		options.parserSetup = (ParserSetupHook) pln_parser_setup;
-		options.parserSetupArg = (void *) expr;
-		options.parseMode = expr->parseMode;
-		options.cursorOptions = CURSOR_OPT_PARALLEL_OK;
-		cs->estate->cur_expr = expr;
-		plan = SPI_prepare_extended(expr->query, &options);
-		if (plan == NULL)
-			elog(ERROR, "SPI_prepare_extended failed for \"%s\": %s",
-				 expr->query, SPI_result_code_string(SPI_result));
-		sources = SPI_plan_get_plan_sources(plan);
-		if (list_length(sources) == 1)
-		{
-			CachedPlanSource *ps = (CachedPlanSource *) linitial(sources);
-
-			MemoryContextSwitchTo(oldcontext);
-			check_analysed(cs, stmt, ps);
-			if (ps->resultDesc != NULL)
-				result = CreateTupleDescCopy(ps->resultDesc);
-			if (firstexpr && list_length(ps->query_list) == 1)
-			{
-				Query	   *q = linitial_node(Query, ps->query_list);
-
-				cs->last_query = copyObject(q);
-				if (q->commandType == CMD_SELECT && q->targetList != NIL)
-					first = copyObject((Node *) ((TargetEntry *) linitial(q->targetList))->expr);
-			}
-		}
-		SPI_freeplan(plan);
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(oldcontext);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-		result = NULL;
-		first = NULL;
+		args.result = NULL;
+		args.first = NULL;
 		if (edata->sqlerrcode != ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE ||
 			!unknown_record_was_assigned(cs, expr))
 			add_error_finding(cs, stmt, edata);
 		FreeErrorData(edata);
 	}
-	PG_END_TRY();
 
 	/* an assignment's target is among its parameters: see mark_reads */
 	if (expr->target_param < 0)
 		mark_read_expr(cs, expr);
 	if (firstexpr)
-		*firstexpr = first;
-	return result;
+		*firstexpr = args.first;
+	return args.result;
 }
 
 /*
@@ -1727,80 +1727,82 @@ pragma_columns(const char *columns)
 	return desc;
 }
 
-/* type: and table: pragmas, which may fail; in a subtransaction */
+typedef struct PragmaArgs
+{
+	CheckState *cs;
+	PlnPragma  *pragma;
+	PlnRec	   *rec;			/* a type: pragma's record */
+} PragmaArgs;
+
+/* apply_pragma_guarded's work, in its subtransaction */
+static void
+pragma_work(void *arg)
+{
+	PragmaArgs *args = (PragmaArgs *) arg;
+	PlnPragma  *pragma = args->pragma;
+
+	if (pragma->kind == PLN_PRAGMA_TYPE)
+	{
+		TupleDesc	desc;
+
+		if (pragma->columns != NULL)
+			desc = pragma_columns(pragma->columns);
+		else
+		{
+			Oid			typid;
+			int32		typmod;
+
+			parseTypeString(pragma->type, &typid, &typmod, false);
+			desc = lookup_rowtype_tupdesc_copy(typid, typmod);
+		}
+		BlessTupleDesc(desc);
+		pln_rec_set_empty(args->cs->estate, args->rec, desc);
+		mark_dno(args->cs, args->rec->dno, args->cs->written);
+	}
+	else
+	{
+		/* one CREATE TABLE, made temporary; rolled back with the check */
+		char	   *sql = psprintf("CREATE TEMP TABLE %s %s",
+								   pragma->name, pragma->columns);
+		List	   *raw = raw_parser(sql, RAW_PARSE_DEFAULT);
+		int			rc;
+
+		if (list_length(raw) != 1 ||
+			!IsA(linitial_node(RawStmt, raw)->stmt, CreateStmt))
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("the table pragma is not one table definition")));
+		rc = SPI_execute(sql, false, 0);
+		if (rc != SPI_OK_UTILITY)
+			elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
+	}
+}
+
+/*
+ * type: and table: pragmas, which may fail; in a subtransaction that is
+ * kept (the table lives to the end of the check, rolled back with it)
+ */
 static void
 apply_pragma_guarded(CheckState *cs, PlnStmt *stmt, const char *str,
 					 PlnPragma *pragma)
 {
-	MemoryContext oldcontext = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
-	PlnRec	   *rec = NULL;
+	PragmaArgs	args = {cs, pragma, NULL};
+	ErrorData  *edata;
 
 	if (pragma->kind == PLN_PRAGMA_TYPE &&
-		(rec = pragma_record(cs, pragma->name)) == NULL)
+		(args.rec = pragma_record(cs, pragma->name)) == NULL)
 	{
 		pragma_not_processed(stmt, str, pragma,
 							 psprintf("There is no record variable \"%s\".", pragma->name));
 		return;
 	}
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcontext);
-	PG_TRY();
+	edata = pln_try_in_subtransaction(pragma_work, &args, false);
+	if (edata != NULL)
 	{
-		if (pragma->kind == PLN_PRAGMA_TYPE)
-		{
-			TupleDesc	desc;
-
-			if (pragma->columns != NULL)
-				desc = pragma_columns(pragma->columns);
-			else
-			{
-				Oid			typid;
-				int32		typmod;
-
-				parseTypeString(pragma->type, &typid, &typmod, false);
-				desc = lookup_rowtype_tupdesc_copy(typid, typmod);
-			}
-			BlessTupleDesc(desc);
-			pln_rec_set_empty(cs->estate, rec, desc);
-			mark_dno(cs, rec->dno, cs->written);
-		}
-		else
-		{
-			/* one CREATE TABLE, made temporary; rolled back with the check */
-			char	   *sql = psprintf("CREATE TEMP TABLE %s %s",
-									   pragma->name, pragma->columns);
-			List	   *raw = raw_parser(sql, RAW_PARSE_DEFAULT);
-			int			rc;
-
-			if (list_length(raw) != 1 ||
-				!IsA(linitial_node(RawStmt, raw)->stmt, CreateStmt))
-				ereport(ERROR,
-						(errcode(ERRCODE_SYNTAX_ERROR),
-						 errmsg("the table pragma is not one table definition")));
-			rc = SPI_execute(sql, false, 0);
-			if (rc != SPI_OK_UTILITY)
-				elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
-		}
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(oldcontext);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
 		pragma_not_processed(stmt, str, pragma, edata->message);
 		FreeErrorData(edata);
 	}
-	PG_END_TRY();
 }
 
 /* PERFORM plnimble_check_pragma('...', ...) */
@@ -2571,16 +2573,53 @@ mentions_params(const char *sql)
  * analyse it, with the USING values' types.  Returns the shape of its
  * result (NULL if unknown or none); *known tells whether it was known.
  */
+typedef struct DynamicQueryArgs
+{
+	CheckState *cs;
+	PlnStmt    *stmt;
+	const char *sql;
+	int			nparams;
+	Oid		   *argtypes;
+	TupleDesc	result;			/* out: the last result shape, or NULL */
+	bool		returns;		/* out: does it return rows? */
+} DynamicQueryArgs;
+
+/* check_dynamic_query's analysis, in its subtransaction */
+static void
+dynamic_query_work(void *arg)
+{
+	DynamicQueryArgs *args = (DynamicQueryArgs *) arg;
+	MemoryContext oldcontext = CurrentMemoryContext;
+	SPIPlanPtr	plan = SPI_prepare(args->sql, args->nparams, args->argtypes);
+	ListCell   *lc;
+
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed for \"%s\": %s",
+			 args->sql, SPI_result_code_string(SPI_result));
+	foreach(lc, SPI_plan_get_plan_sources(plan))
+	{
+		CachedPlanSource *ps = (CachedPlanSource *) lfirst(lc);
+
+		if (ps->resultDesc != NULL)
+		{
+			MemoryContextSwitchTo(oldcontext);
+			args->result = CreateTupleDescCopy(ps->resultDesc);
+			args->returns = true;
+		}
+		check_analysed(args->cs, args->stmt, ps);
+	}
+	SPI_freeplan(plan);
+}
+
 static TupleDesc
 check_dynamic_query(CheckState *cs, PlnStmt *stmt, PlnExpr *query,
 					List *params, bool into, bool *known)
 {
-	MemoryContext oldcontext = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
 	Node	   *first = check_dynamic_string(cs, stmt, query);
 	int			nparams = list_length(params);
 	Oid		   *argtypes = palloc0(sizeof(Oid) * Max(nparams, 1));
-	TupleDesc volatile result = NULL;
+	DynamicQueryArgs args;
+	ErrorData  *edata;
 	char	   *sql;
 	bool		literal;
 	bool		from_format;
@@ -2612,67 +2651,38 @@ check_dynamic_query(CheckState *cs, PlnStmt *stmt, PlnExpr *query,
 			 pstrdup("values passed to EXECUTE statement by USING clause was not used"),
 			 NULL, NULL);
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcontext);
-	PG_TRY();
+	memset(&args, 0, sizeof(args));
+	args.cs = cs;
+	args.stmt = stmt;
+	args.sql = sql;
+	args.nparams = nparams;
+	args.argtypes = argtypes;
+	edata = pln_try_in_subtransaction(dynamic_query_work, &args, false);
+	if (edata == NULL)
 	{
-		SPIPlanPtr	plan = SPI_prepare(sql, nparams, argtypes);
-		bool		returns = false;
-
-		if (plan == NULL)
-			elog(ERROR, "SPI_prepare failed for \"%s\": %s",
-				 sql, SPI_result_code_string(SPI_result));
-		foreach(lc, SPI_plan_get_plan_sources(plan))
-		{
-			CachedPlanSource *ps = (CachedPlanSource *) lfirst(lc);
-
-			if (ps->resultDesc != NULL)
-			{
-				MemoryContextSwitchTo(oldcontext);
-				result = CreateTupleDescCopy(ps->resultDesc);
-				returns = true;
-			}
-			check_analysed(cs, stmt, ps);
-		}
-		SPI_freeplan(plan);
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-		if (into && !returns)
+		if (into && !args.returns)
 			warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INTERNAL_ERROR,
 				 pstrdup("expression does not return data"), NULL, NULL);
+		return args.result;
 	}
-	PG_CATCH();
+
+	/*
+	 * From format(), the placeholders stand in for what is known at run
+	 * time only: only a syntax error is the string's own, and not even
+	 * that where a %L literal could hold anything.
+	 */
+	if (!from_format ||
+		(edata->sqlerrcode == ERRCODE_SYNTAX_ERROR && !literal))
 	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(oldcontext);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-		result = NULL;
-
-		/*
-		 * From format(), the placeholders stand in for what is known at
-		 * run time only: only a syntax error is the string's own, and not
-		 * even that where a %L literal could hold anything.
-		 */
-		if (!from_format ||
-			(edata->sqlerrcode == ERRCODE_SYNTAX_ERROR && !literal))
+		if (edata->internalquery == NULL)
 		{
-			if (edata->internalquery == NULL)
-			{
-				edata->internalquery = sql;
-				edata->internalpos = edata->cursorpos;
-			}
-			add_error_finding(cs, stmt, edata);
+			edata->internalquery = sql;
+			edata->internalpos = edata->cursorpos;
 		}
-		FreeErrorData(edata);
+		add_error_finding(cs, stmt, edata);
 	}
-	PG_END_TRY();
-	return result;
+	FreeErrorData(edata);
+	return NULL;
 }
 
 /*
@@ -3155,18 +3165,40 @@ compile_for_check(CheckState *cs, Oid funcoid, MemoryContext oldcontext)
 	return func;
 }
 
+typedef struct CheckFunctionArgs
+{
+	CheckState *cs;
+	Oid			funcoid;
+	PlnFunction *compiled;
+} CheckFunctionArgs;
+
+/* pln_check_function's work, in its subtransaction */
+static void
+check_function_work(void *arg)
+{
+	CheckFunctionArgs *args = (CheckFunctionArgs *) arg;
+	PlnFunction *func = args->compiled;
+
+	if (func == NULL)
+		func = compile_for_check(args->cs, args->funcoid,
+								 CurrentMemoryContext);
+	if (func != NULL)
+		check_compiled(args->cs, func);
+}
+
 /*
  * Check a function (compiled: as called, or NULL to compile it as the
  * validator does); returns its findings (PlnCheckFinding), allocated in
  * the caller's memory context.  A failure to compile is a finding too.
- * Everything runs in a subtransaction that is rolled back.
+ * Everything runs in a subtransaction that is rolled back; an error the
+ * check does not catch as a finding is raised again after it.
  */
 List *
 pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 {
-	MemoryContext oldcontext = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
 	CheckState	cs;
+	CheckFunctionArgs args;
+	ErrorData  *edata;
 	int			rc;
 
 	memset(&cs, 0, sizeof(cs));
@@ -3181,31 +3213,17 @@ pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 	}
 	cs.opts = opts;
 	cs.needs_volatility = PROVOLATILE_IMMUTABLE;
-	cs.cxt = oldcontext;
+	cs.cxt = CurrentMemoryContext;
 
 	if ((rc = SPI_connect()) != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcontext);
-	PG_TRY();
-	{
-		PlnFunction *func = compiled;
-
-		if (func == NULL)
-			func = compile_for_check(&cs, funcoid, oldcontext);
-
-		if (func != NULL)
-			check_compiled(&cs, func);
-	}
-	PG_FINALLY();
-	{
-		MemoryContextSwitchTo(oldcontext);
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-	}
-	PG_END_TRY();
+	args.cs = &cs;
+	args.funcoid = funcoid;
+	args.compiled = compiled;
+	edata = pln_try_in_subtransaction(check_function_work, &args, true);
+	if (edata != NULL)
+		ReThrowError(edata);
 
 	if ((rc = SPI_finish()) != SPI_OK_FINISH)
 		elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));

@@ -94,9 +94,10 @@ typedef struct CheckState
 	int			handler_depth;	/* exception handlers around */
 	bool		disabled[PLN_PRAGMA_NWHAT];	/* by pragmas, to the end of the
 											 * statement list */
+	List	   *saved_disabled;	/* disabled[] as each body around began */
+	bool		unreachable;	/* the statement before never ends */
 } CheckState;
 
-static void check_stmts(CheckState *cs, List *stmts);
 static bool is_in_param(PlnFunction *func, int dno);
 static Node *check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query);
 static TupleDesc check_dynamic_query(CheckState *cs, PlnStmt *stmt, PlnExpr *query,
@@ -1289,25 +1290,18 @@ check_return_value(CheckState *cs, PlnStmtReturn *ret)
  * ----------
  */
 
+static PlnWalkResult
+is_exit_stmt(PlnStmt *stmt, void *arg)
+{
+	return (stmt->cmd_type == PLN_STMT_EXIT && ((PlnStmtExit *) stmt)->is_exit) ?
+		PLN_WALK_STOP : PLN_WALK_CONTINUE;
+}
+
 /* Does the list contain an EXIT (at any depth) that could end a loop? */
 static bool
 contains_exit(List *stmts)
 {
-	ListCell   *lc;
-
-	check_stack_depth();
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
-
-		if (stmt->cmd_type == PLN_STMT_EXIT && ((PlnStmtExit *) stmt)->is_exit)
-			return true;
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			if (contains_exit((List *) lfirst(b)))
-				return true;
-	}
-	return false;
+	return pln_stmts_any(stmts, is_exit_stmt, NULL);
 }
 
 static bool stmts_never_end(List *stmts);
@@ -1490,25 +1484,6 @@ check_declarations(CheckState *cs, PlnStmtBlock *block)
 	}
 	for (i = 0; i < block->n_initvars; i++)
 		cs->scope = lappend(cs->scope, cs->estate->datums[block->initvarnos[i]]);
-}
-
-/* Does the statement run its body repeatedly? */
-static bool
-is_loop(PlnStmt *stmt)
-{
-	switch (stmt->cmd_type)
-	{
-		case PLN_STMT_LOOP:
-		case PLN_STMT_WHILE:
-		case PLN_STMT_FORI:
-		case PLN_STMT_FORS:
-		case PLN_STMT_FORC:
-		case PLN_STMT_DYNFORS:
-		case PLN_STMT_FOREACH_A:
-			return true;
-		default:
-			return false;
-	}
 }
 
 /*
@@ -1992,299 +1967,6 @@ check_refcursor_literal(CheckState *cs, PlnStmt *stmt, Node *value)
 			 NULL);
 }
 
-/* The checks of a statement's own SQL and targets, before its bodies */
-static void
-check_stmt_own(CheckState *cs, PlnStmt *stmt)
-{
-	ListCell   *lc;
-	Node	   *first;
-	TupleDesc	desc;
-
-	switch (stmt->cmd_type)
-	{
-		case PLN_STMT_BLOCK:
-			check_declarations(cs, (PlnStmtBlock *) stmt);
-			break;
-		case PLN_STMT_ASSIGN:
-			{
-				PlnStmtAssign *assign = (PlnStmtAssign *) stmt;
-
-				(void) check_expr(cs, stmt, assign->expr, &first);
-				(void) mark_reads((Node *) cs->last_query, cs);
-				check_growing_text(cs, assign, first);
-				if (first != NULL && IsA(first, SubscriptingRef) &&
-					((SubscriptingRef *) first)->refassgnexpr != NULL)
-				{
-					/* a[i] := x: x converts to the element type */
-					SubscriptingRef *sr = (SubscriptingRef *) first;
-
-					check_assign_cast(cs, stmt, (Node *) sr->refassgnexpr,
-									  sr->refelemtype);
-				}
-				else
-					check_assign_cast(cs, stmt, first, var_type(cs, assign->varno));
-				if (var_type(cs, assign->varno) == REFCURSOROID)
-					check_refcursor_literal(cs, stmt, first);
-				if (cs->estate->datums[assign->varno]->dtype == PLN_DTYPE_REC)
-					assign_record_shape(cs, (PlnRec *) cs->estate->datums[assign->varno], first);
-				mark_dno(cs, assign->varno, cs->written);
-				cs->sanitized[assign->varno] = is_sanitized_value(first);
-				break;
-			}
-		case PLN_STMT_IF:
-			{
-				PlnStmtIf  *ifs = (PlnStmtIf *) stmt;
-
-				check_condition(cs, stmt, ifs->cond);
-				foreach(lc, ifs->elsif_list)
-					check_condition(cs, stmt, ((PlnIfElsif *) lfirst(lc))->cond);
-				break;
-			}
-		case PLN_STMT_CASE:
-			{
-				PlnStmtCase *cases = (PlnStmtCase *) stmt;
-
-				desc = check_expr(cs, stmt, cases->t_expr, NULL);
-				if (desc != NULL && desc->natts == 1)
-					(void) pln_case_search_var(cs->estate, cases,
-											   TupleDescAttr(desc, 0)->atttypid,
-											   TupleDescAttr(desc, 0)->atttypmod);
-				if (cases->t_expr == NULL || desc != NULL)
-				{
-					foreach(lc, cases->case_when_list)
-						(void) check_expr(cs, stmt, ((PlnCaseWhen *) lfirst(lc))->expr, NULL);
-				}
-				break;
-			}
-		case PLN_STMT_LOOP:
-			break;
-		case PLN_STMT_WHILE:
-			check_condition(cs, stmt, ((PlnStmtWhile *) stmt)->cond);
-			break;
-		case PLN_STMT_FORI:
-			{
-				PlnStmtForI *fori = (PlnStmtForI *) stmt;
-
-				(void) check_value_expr(cs, stmt, fori->lower, NULL);
-				(void) check_value_expr(cs, stmt, fori->upper, NULL);
-				(void) check_value_expr(cs, stmt, fori->step, NULL);
-				mark_dno(cs, fori->var->dno, cs->written);
-				break;
-			}
-		case PLN_STMT_FORS:
-			{
-				PlnStmtForS *fors = (PlnStmtForS *) stmt;
-
-				desc = check_expr(cs, stmt, fors->query, NULL);
-				check_target(cs, stmt, fors->var, desc);
-				break;
-			}
-		case PLN_STMT_FORC:
-			{
-				PlnStmtForC *forc = (PlnStmtForC *) stmt;
-
-				mark_dno(cs, forc->curvar, cs->read);
-				(void) check_expr(cs, stmt, forc->argquery, NULL);
-				desc = check_expr(cs, stmt, cursor_query(cs, forc->curvar), NULL);
-				check_target(cs, stmt, forc->var, desc);
-				break;
-			}
-		case PLN_STMT_EXIT:
-			check_condition(cs, stmt, ((PlnStmtExit *) stmt)->cond);
-			break;
-		case PLN_STMT_RETURN:
-			check_return_value(cs, (PlnStmtReturn *) stmt);
-			break;
-		case PLN_STMT_RAISE:
-			{
-				PlnStmtRaise *raise = (PlnStmtRaise *) stmt;
-
-				foreach(lc, raise->params)
-					(void) check_value_expr(cs, stmt, (PlnExpr *) lfirst(lc), NULL);
-				foreach(lc, raise->options)
-					(void) check_value_expr(cs, stmt, ((PlnRaiseOption *) lfirst(lc))->expr, NULL);
-				break;
-			}
-		case PLN_STMT_ASSERT:
-			check_condition(cs, stmt, ((PlnStmtAssert *) stmt)->cond);
-			(void) check_expr(cs, stmt, ((PlnStmtAssert *) stmt)->message, NULL);
-			break;
-		case PLN_STMT_EXECSQL:
-			{
-				PlnStmtExecSql *sql = (PlnStmtExecSql *) stmt;
-
-				desc = check_expr(cs, stmt, sql->sqlstmt, NULL);
-				check_query_in_query_loop(cs, stmt, sql->sqlstmt);
-				if (desc != NULL && !sql->into && !sql->is_call)
-					warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_SYNTAX_ERROR,
-						 pstrdup("query has no destination for result data"),
-						 NULL,
-						 pstrdup("If you want to discard the results of a SELECT, use PERFORM instead."));
-				if (sql->into)
-					check_target(cs, stmt, sql->target, desc);
-				break;
-			}
-		case PLN_STMT_PERFORM:
-			{
-				PlnExpr    *expr = ((PlnStmtPerform *) stmt)->expr;
-				List	   *pragmas = pln_pragma_strings(expr ? expr->query : NULL);
-
-				if (pragmas != NIL)
-					apply_pragmas(cs, stmt, pragmas);
-				else
-					(void) check_expr(cs, stmt, expr, NULL);
-				break;
-			}
-		case PLN_STMT_GETDIAG:
-			if (((PlnStmtGetDiag *) stmt)->is_stacked && cs->handler_depth == 0)
-				warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_STACKED_DIAGNOSTICS_ACCESSED_WITHOUT_ACTIVE_HANDLER,
-					 pstrdup("GET STACKED DIAGNOSTICS cannot be used outside an exception handler"),
-					 NULL, NULL);
-			foreach(lc, ((PlnStmtGetDiag *) stmt)->diag_items)
-			{
-				int			target = ((PlnDiagItem *) lfirst(lc))->target;
-
-				check_recfield_target(cs, stmt, target);
-				mark_dno(cs, target, cs->written);
-			}
-			break;
-		case PLN_STMT_DYNEXECUTE:
-			{
-				PlnStmtDynExecute *dyn = (PlnStmtDynExecute *) stmt;
-
-				bool		known;
-
-				desc = check_dynamic_query(cs, stmt, dyn->query, dyn->params,
-										   dyn->into, &known);
-				if (dyn->into)
-				{
-					check_target(cs, stmt, dyn->target, desc);
-					if (!known)
-						warn_unknown_dynamic_record(cs, stmt, dyn->target);
-				}
-				break;
-			}
-		case PLN_STMT_DYNFORS:
-			{
-				PlnStmtDynForS *dyn = (PlnStmtDynForS *) stmt;
-
-				bool		known;
-
-				desc = check_dynamic_query(cs, stmt, dyn->query, dyn->params,
-										   false, &known);
-				check_target(cs, stmt, dyn->var, desc);
-				if (!known)
-					warn_unknown_dynamic_record(cs, stmt, dyn->var);
-				break;
-			}
-		case PLN_STMT_OPEN:
-			{
-				PlnStmtOpen *open = (PlnStmtOpen *) stmt;
-
-				/* OPEN sets the cursor variable; FETCH, CLOSE, RETURN read it */
-				mark_dno(cs, open->curvar, cs->written);
-				/* an unbound cursor gets the portal name: it is assigned */
-				if (cursor_query(cs, open->curvar) == NULL &&
-					((PlnVariable *) cs->estate->datums[open->curvar])->isconst)
-					warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_ERROR_IN_ASSIGNMENT,
-						 psprintf("variable \"%s\" is declared CONSTANT",
-								  ((PlnVariable *) cs->estate->datums[open->curvar])->refname),
-						 NULL, NULL);
-				(void) check_expr(cs, stmt, open->argquery, NULL);
-				cs->opened[open->curvar] = check_expr(cs, stmt, open->query, NULL);
-				if (open->query == NULL && open->dynquery == NULL)
-					(void) check_expr(cs, stmt, cursor_query(cs, open->curvar), NULL);
-				if (open->dynquery != NULL)
-				{
-					bool		known;
-
-					(void) check_dynamic_query(cs, stmt, open->dynquery,
-											   open->params, false, &known);
-				}
-				break;
-			}
-		case PLN_STMT_FETCH:
-			{
-				PlnStmtFetch *fetch = (PlnStmtFetch *) stmt;
-
-				mark_dno(cs, fetch->curvar, cs->read);
-				(void) check_expr(cs, stmt, fetch->expr, NULL);
-				desc = NULL;
-				/* the target takes the shape of a bound cursor's query */
-				if (fetch->target != NULL && cursor_query(cs, fetch->curvar) != NULL)
-					desc = check_expr(cs, stmt, cursor_query(cs, fetch->curvar), NULL);
-				else if (fetch->target != NULL)
-					desc = cs->opened[fetch->curvar];
-				check_target(cs, stmt, fetch->target, desc);
-				break;
-			}
-		case PLN_STMT_CLOSE:
-			mark_dno(cs, ((PlnStmtClose *) stmt)->curvar, cs->read);
-			break;
-		case PLN_STMT_RETURN_NEXT:
-			{
-				PlnStmtReturnNext *next = (PlnStmtReturnNext *) stmt;
-
-				if (next->retvarno >= 0)
-				{
-					mark_dno(cs, next->retvarno, cs->read);
-					if (returns_scalar(cs, true))
-						check_assign_cast_type(cs, stmt,
-											   var_type(cs, next->retvarno),
-											   cs->func->fn_rettype);
-					else
-						check_composite_result(cs, stmt,
-											   variable_row_desc(cs, next->retvarno), true, true);
-				}
-				check_scalar_result(cs, stmt, next->expr, true);
-				break;
-			}
-		case PLN_STMT_RETURN_QUERY:
-			{
-				PlnStmtReturnQuery *rq = (PlnStmtReturnQuery *) stmt;
-
-				cs->returns_query = true;
-				desc = check_expr(cs, stmt, rq->query, NULL);
-				if (rq->query != NULL)
-					check_result_shape(cs, stmt, desc);
-				if (rq->dynquery != NULL)
-				{
-					bool		known;
-
-					desc = check_dynamic_query(cs, stmt, rq->dynquery,
-											   rq->params, false, &known);
-					check_result_shape(cs, stmt, desc);
-				}
-				break;
-			}
-		case PLN_STMT_FOREACH_A:
-			{
-				PlnStmtForeachA *fe = (PlnStmtForeachA *) stmt;
-
-				Node	   *arr;
-
-				(void) check_value_expr(cs, stmt, fe->expr, &arr);
-				check_foreach_target(cs, stmt, fe, arr);
-				mark_dno(cs, fe->varno, cs->written);
-				break;
-			}
-		case PLN_STMT_COMMIT:
-		case PLN_STMT_ROLLBACK:
-			needs_at_least(cs, PROVOLATILE_VOLATILE);
-			/* as the statement's run would fail */
-			if (cs->func->fn_prokind != PROKIND_PROCEDURE && cs->func->fn_oid != InvalidOid)
-				warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_TRANSACTION_TERMINATION,
-					 pstrdup("invalid transaction termination"), NULL, NULL);
-			else if (cs->subxact_depth > 0)
-				warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_TRANSACTION_TERMINATION,
-					 pstrdup(stmt->cmd_type == PLN_STMT_COMMIT ?
-							 "cannot commit while a subtransaction is active" :
-							 "cannot roll back while a subtransaction is active"),
-					 NULL, NULL);
-			break;
-	}
-}
-
 /* Does the expression read a variable (or call anything volatile)? */
 static bool
 has_params(Node *node, void *context)
@@ -2701,28 +2383,41 @@ warn_unknown_dynamic_record(CheckState *cs, PlnStmt *stmt, PlnVariable *target)
 		 pstrdup("Don't use dynamic SQL and record type together, when you would check function."));
 }
 
-/* The statements of a list (at any depth) that need a savepoint */
+/* count_impure's walk */
+typedef struct CountImpure
+{
+	CheckState *cs;
+	int			n;
+	PlnStmt    *last;
+} CountImpure;
+
+static PlnWalkResult
+count_impure_stmt(PlnStmt *stmt, int depth, void *arg)
+{
+	CountImpure *ci = (CountImpure *) arg;
+
+	if (ci->cs->why[stmt->stmtid] != NULL)
+	{
+		ci->n++;
+		ci->last = stmt;
+	}
+	return PLN_WALK_CONTINUE;
+}
+
+/*
+ * The statements of a list (at any depth) that need a savepoint; *last is
+ * set to the last of them in text order, if any
+ */
 static int
 count_impure(CheckState *cs, List *stmts, PlnStmt **last)
 {
-	ListCell   *lc;
-	int			n = 0;
+	static const PlnStmtWalker walker = {.stmt = count_impure_stmt};
+	CountImpure ci = {cs, 0, NULL};
 
-	check_stack_depth();
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
-
-		if (cs->why[stmt->stmtid] != NULL)
-		{
-			n++;
-			*last = stmt;
-		}
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			n += count_impure(cs, (List *) lfirst(b), last);
-	}
-	return n;
+	(void) pln_walk_stmts(stmts, &walker, &ci);
+	if (ci.last != NULL)
+		*last = ci.last;
+	return ci.n;
 }
 
 /*
@@ -2782,75 +2477,463 @@ check_savepoint_start(CheckState *cs, PlnStmtBlock *block)
 		 pstrdup("Nothing in the block runs before its savepoint: it costs what a PL/pgSQL exception block costs."));
 }
 
+/* ----------
+ * The checks of a statement's own SQL and targets, before its bodies: one
+ * function per statement node, check_<node>, found through the table
+ * check_stmt_own below
+ * ----------
+ */
+
 static void
-check_stmts(CheckState *cs, List *stmts)
+check_PlnStmtBlock(CheckState *cs, PlnStmt *stmt)
+{
+	check_declarations(cs, (PlnStmtBlock *) stmt);
+	check_savepoint_start(cs, (PlnStmtBlock *) stmt);
+}
+
+static void
+check_PlnStmtAssign(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtAssign *assign = (PlnStmtAssign *) stmt;
+	Node	   *first;
+
+	(void) check_expr(cs, stmt, assign->expr, &first);
+	(void) mark_reads((Node *) cs->last_query, cs);
+	check_growing_text(cs, assign, first);
+	if (first != NULL && IsA(first, SubscriptingRef) &&
+		((SubscriptingRef *) first)->refassgnexpr != NULL)
+	{
+		/* a[i] := x: x converts to the element type */
+		SubscriptingRef *sr = (SubscriptingRef *) first;
+
+		check_assign_cast(cs, stmt, (Node *) sr->refassgnexpr,
+						  sr->refelemtype);
+	}
+	else
+		check_assign_cast(cs, stmt, first, var_type(cs, assign->varno));
+	if (var_type(cs, assign->varno) == REFCURSOROID)
+		check_refcursor_literal(cs, stmt, first);
+	if (cs->estate->datums[assign->varno]->dtype == PLN_DTYPE_REC)
+		assign_record_shape(cs, (PlnRec *) cs->estate->datums[assign->varno], first);
+	mark_dno(cs, assign->varno, cs->written);
+	cs->sanitized[assign->varno] = is_sanitized_value(first);
+}
+
+static void
+check_PlnStmtIf(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtIf  *ifs = (PlnStmtIf *) stmt;
+	ListCell   *lc;
+
+	check_condition(cs, stmt, ifs->cond);
+	foreach(lc, ifs->elsif_list)
+		check_condition(cs, stmt, ((PlnIfElsif *) lfirst(lc))->cond);
+}
+
+static void
+check_PlnStmtCase(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtCase *cases = (PlnStmtCase *) stmt;
+	TupleDesc	desc;
+	ListCell   *lc;
+
+	desc = check_expr(cs, stmt, cases->t_expr, NULL);
+	if (desc != NULL && desc->natts == 1)
+		(void) pln_case_search_var(cs->estate, cases,
+								   TupleDescAttr(desc, 0)->atttypid,
+								   TupleDescAttr(desc, 0)->atttypmod);
+	if (cases->t_expr == NULL || desc != NULL)
+	{
+		foreach(lc, cases->case_when_list)
+			(void) check_expr(cs, stmt, ((PlnCaseWhen *) lfirst(lc))->expr, NULL);
+	}
+}
+
+static void
+check_PlnStmtLoop(CheckState *cs, PlnStmt *stmt)
+{
+	/* nothing of its own: its body is walked */
+}
+
+static void
+check_PlnStmtWhile(CheckState *cs, PlnStmt *stmt)
+{
+	check_condition(cs, stmt, ((PlnStmtWhile *) stmt)->cond);
+}
+
+static void
+check_PlnStmtForI(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtForI *fori = (PlnStmtForI *) stmt;
+
+	(void) check_value_expr(cs, stmt, fori->lower, NULL);
+	(void) check_value_expr(cs, stmt, fori->upper, NULL);
+	(void) check_value_expr(cs, stmt, fori->step, NULL);
+	mark_dno(cs, fori->var->dno, cs->written);
+}
+
+static void
+check_PlnStmtForS(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtForS *fors = (PlnStmtForS *) stmt;
+	TupleDesc	desc = check_expr(cs, stmt, fors->query, NULL);
+
+	check_target(cs, stmt, fors->var, desc);
+}
+
+static void
+check_PlnStmtForC(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtForC *forc = (PlnStmtForC *) stmt;
+	TupleDesc	desc;
+
+	mark_dno(cs, forc->curvar, cs->read);
+	(void) check_expr(cs, stmt, forc->argquery, NULL);
+	desc = check_expr(cs, stmt, cursor_query(cs, forc->curvar), NULL);
+	check_target(cs, stmt, forc->var, desc);
+}
+
+static void
+check_PlnStmtExit(CheckState *cs, PlnStmt *stmt)
+{
+	check_condition(cs, stmt, ((PlnStmtExit *) stmt)->cond);
+}
+
+static void
+check_PlnStmtReturn(CheckState *cs, PlnStmt *stmt)
+{
+	check_return_value(cs, (PlnStmtReturn *) stmt);
+}
+
+static void
+check_PlnStmtRaise(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtRaise *raise = (PlnStmtRaise *) stmt;
+	ListCell   *lc;
+
+	foreach(lc, raise->params)
+		(void) check_value_expr(cs, stmt, (PlnExpr *) lfirst(lc), NULL);
+	foreach(lc, raise->options)
+		(void) check_value_expr(cs, stmt, ((PlnRaiseOption *) lfirst(lc))->expr, NULL);
+}
+
+static void
+check_PlnStmtAssert(CheckState *cs, PlnStmt *stmt)
+{
+	check_condition(cs, stmt, ((PlnStmtAssert *) stmt)->cond);
+	(void) check_expr(cs, stmt, ((PlnStmtAssert *) stmt)->message, NULL);
+}
+
+static void
+check_PlnStmtExecSql(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtExecSql *sql = (PlnStmtExecSql *) stmt;
+	TupleDesc	desc;
+
+	desc = check_expr(cs, stmt, sql->sqlstmt, NULL);
+	check_query_in_query_loop(cs, stmt, sql->sqlstmt);
+	if (desc != NULL && !sql->into && !sql->is_call)
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_SYNTAX_ERROR,
+			 pstrdup("query has no destination for result data"),
+			 NULL,
+			 pstrdup("If you want to discard the results of a SELECT, use PERFORM instead."));
+	if (sql->into)
+		check_target(cs, stmt, sql->target, desc);
+}
+
+static void
+check_PlnStmtPerform(CheckState *cs, PlnStmt *stmt)
+{
+	PlnExpr    *expr = ((PlnStmtPerform *) stmt)->expr;
+	List	   *pragmas = pln_pragma_strings(expr ? expr->query : NULL);
+
+	if (pragmas != NIL)
+		apply_pragmas(cs, stmt, pragmas);
+	else
+		(void) check_expr(cs, stmt, expr, NULL);
+}
+
+static void
+check_PlnStmtGetDiag(CheckState *cs, PlnStmt *stmt)
 {
 	ListCell   *lc;
-	bool		unreachable = false;
-	bool		saved_disabled[PLN_PRAGMA_NWHAT];
 
-	check_stack_depth();
-	/* a pragma holds to the end of the list it is in */
-	memcpy(saved_disabled, cs->disabled, sizeof(saved_disabled));
-
-	foreach(lc, stmts)
+	if (((PlnStmtGetDiag *) stmt)->is_stacked && cs->handler_depth == 0)
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_STACKED_DIAGNOSTICS_ACCESSED_WITHOUT_ACTIVE_HANDLER,
+			 pstrdup("GET STACKED DIAGNOSTICS cannot be used outside an exception handler"),
+			 NULL, NULL);
+	foreach(lc, ((PlnStmtGetDiag *) stmt)->diag_items)
 	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		int			scope_len = list_length(cs->scope);
-		ListCell   *b;
+		int			target = ((PlnDiagItem *) lfirst(lc))->target;
 
-		CHECK_FOR_INTERRUPTS();
-		if (cs->stop)
-			return;
-		if (unreachable)
-		{
-			warn(cs, stmt, PLN_CHECK_WARNING_EXTRA,
-				 ERRCODE_SUCCESSFUL_COMPLETION,
-				 pstrdup("unreachable code"), NULL, NULL);
-			unreachable = false;	/* once per list */
-		}
-
-		check_stmt_own(cs, stmt);
-		if (stmt->cmd_type == PLN_STMT_BLOCK)
-			check_savepoint_start(cs, (PlnStmtBlock *) stmt);
-
-		if (is_loop(stmt))
-			cs->loop_depth++;
-		if (stmt->cmd_type == PLN_STMT_FORS)
-			cs->query_loops = lappend(cs->query_loops, stmt);
-		foreach(b, pln_stmt_nested_bodies(stmt))
-		{
-			List	   *body = (List *) lfirst(b);
-			bool		handled = false;
-			bool		handler = false;
-
-			/*
-			 * A block with handlers runs its body in a subtransaction and
-			 * its handlers outside it, where the error is active.
-			 */
-			if (stmt->cmd_type == PLN_STMT_BLOCK &&
-				((PlnStmtBlock *) stmt)->exceptions != NULL)
-			{
-				handled = (body == ((PlnStmtBlock *) stmt)->body);
-				handler = !handled;
-			}
-			cs->subxact_depth += handled;
-			cs->handler_depth += handler;
-			check_stmts(cs, body);
-			cs->subxact_depth -= handled;
-			cs->handler_depth -= handler;
-		}
-		if (stmt->cmd_type == PLN_STMT_FORS)
-			cs->query_loops = list_delete_last(cs->query_loops);
-		if (is_loop(stmt))
-			cs->loop_depth--;
-		cs->scope = list_truncate(cs->scope, scope_len);
-
-		if (stmt_never_ends(stmt) && lnext(stmts, lc) != NULL)
-			unreachable = true;
+		check_recfield_target(cs, stmt, target);
+		mark_dno(cs, target, cs->written);
 	}
-	memcpy(cs->disabled, saved_disabled, sizeof(saved_disabled));
 }
+
+/*
+ * A dynamic query whose rows go to target (none if NULL): analysed, and
+ * the target checked against its shape, or warned about if the query is
+ * not known now
+ */
+static void
+check_dynamic_into(CheckState *cs, PlnStmt *stmt, PlnExpr *query,
+				   List *params, bool into, PlnVariable *target)
+{
+	bool		known;
+	TupleDesc	desc = check_dynamic_query(cs, stmt, query, params, into,
+										   &known);
+
+	if (target == NULL)
+		return;
+	check_target(cs, stmt, target, desc);
+	if (!known)
+		warn_unknown_dynamic_record(cs, stmt, target);
+}
+
+static void
+check_PlnStmtDynExecute(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtDynExecute *dyn = (PlnStmtDynExecute *) stmt;
+
+	check_dynamic_into(cs, stmt, dyn->query, dyn->params, dyn->into,
+					   dyn->into ? dyn->target : NULL);
+}
+
+static void
+check_PlnStmtDynForS(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtDynForS *dyn = (PlnStmtDynForS *) stmt;
+
+	check_dynamic_into(cs, stmt, dyn->query, dyn->params, false, dyn->var);
+}
+
+static void
+check_PlnStmtOpen(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtOpen *open = (PlnStmtOpen *) stmt;
+	PlnVariable *curvar = (PlnVariable *) cs->estate->datums[open->curvar];
+
+	/* OPEN sets the cursor variable; FETCH, CLOSE, RETURN read it */
+	mark_dno(cs, open->curvar, cs->written);
+	/* an unbound cursor gets the portal name: it is assigned */
+	if (cursor_query(cs, open->curvar) == NULL && curvar->isconst)
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_ERROR_IN_ASSIGNMENT,
+			 psprintf("variable \"%s\" is declared CONSTANT", curvar->refname),
+			 NULL, NULL);
+	(void) check_expr(cs, stmt, open->argquery, NULL);
+	cs->opened[open->curvar] = check_expr(cs, stmt, open->query, NULL);
+	if (open->query == NULL && open->dynquery == NULL)
+		(void) check_expr(cs, stmt, cursor_query(cs, open->curvar), NULL);
+	if (open->dynquery != NULL)
+	{
+		bool		known;
+
+		(void) check_dynamic_query(cs, stmt, open->dynquery,
+								   open->params, false, &known);
+	}
+}
+
+static void
+check_PlnStmtFetch(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtFetch *fetch = (PlnStmtFetch *) stmt;
+	TupleDesc	desc = NULL;
+
+	mark_dno(cs, fetch->curvar, cs->read);
+	(void) check_expr(cs, stmt, fetch->expr, NULL);
+	/* the target takes the shape of a bound cursor's query */
+	if (fetch->target != NULL && cursor_query(cs, fetch->curvar) != NULL)
+		desc = check_expr(cs, stmt, cursor_query(cs, fetch->curvar), NULL);
+	else if (fetch->target != NULL)
+		desc = cs->opened[fetch->curvar];
+	check_target(cs, stmt, fetch->target, desc);
+}
+
+static void
+check_PlnStmtClose(CheckState *cs, PlnStmt *stmt)
+{
+	mark_dno(cs, ((PlnStmtClose *) stmt)->curvar, cs->read);
+}
+
+static void
+check_PlnStmtReturnNext(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtReturnNext *next = (PlnStmtReturnNext *) stmt;
+
+	if (next->retvarno >= 0)
+	{
+		mark_dno(cs, next->retvarno, cs->read);
+		if (returns_scalar(cs, true))
+			check_assign_cast_type(cs, stmt,
+								   var_type(cs, next->retvarno),
+								   cs->func->fn_rettype);
+		else
+			check_composite_result(cs, stmt,
+								   variable_row_desc(cs, next->retvarno), true, true);
+	}
+	check_scalar_result(cs, stmt, next->expr, true);
+}
+
+static void
+check_PlnStmtReturnQuery(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtReturnQuery *rq = (PlnStmtReturnQuery *) stmt;
+	TupleDesc	desc;
+
+	cs->returns_query = true;
+	desc = check_expr(cs, stmt, rq->query, NULL);
+	if (rq->query != NULL)
+		check_result_shape(cs, stmt, desc);
+	if (rq->dynquery != NULL)
+	{
+		bool		known;
+
+		desc = check_dynamic_query(cs, stmt, rq->dynquery,
+								   rq->params, false, &known);
+		check_result_shape(cs, stmt, desc);
+	}
+}
+
+static void
+check_PlnStmtForeachA(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtForeachA *fe = (PlnStmtForeachA *) stmt;
+	Node	   *arr;
+
+	(void) check_value_expr(cs, stmt, fe->expr, &arr);
+	check_foreach_target(cs, stmt, fe, arr);
+	mark_dno(cs, fe->varno, cs->written);
+}
+
+/* COMMIT and ROLLBACK */
+static void
+check_PlnStmtCommit(CheckState *cs, PlnStmt *stmt)
+{
+	needs_at_least(cs, PROVOLATILE_VOLATILE);
+	/* as the statement's run would fail */
+	if (cs->func->fn_prokind != PROKIND_PROCEDURE && cs->func->fn_oid != InvalidOid)
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_TRANSACTION_TERMINATION,
+			 pstrdup("invalid transaction termination"), NULL, NULL);
+	else if (cs->subxact_depth > 0)
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_TRANSACTION_TERMINATION,
+			 pstrdup(stmt->cmd_type == PLN_STMT_COMMIT ?
+					 "cannot commit while a subtransaction is active" :
+					 "cannot roll back while a subtransaction is active"),
+			 NULL, NULL);
+}
+
+/*
+ * By statement kind, its check_<node>: generated from pln_stmtkinds.h, so
+ * that a new kind without its function does not compile
+ */
+typedef void (*CheckStmtOwn) (CheckState *cs, PlnStmt *stmt);
+
+static const CheckStmtOwn check_stmt_own[PLN_STMT_NKINDS] = {
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, rows, quiet, exec, describe) \
+	[kind] = check_##node,
+#include "compile/pln_stmtkinds.h"
+#undef PLN_STMT_KIND
+};
+
+/* ----------
+ * The walk (pln_walk_stmts): each statement's own checks, and what holds
+ * inside a nested body
+ * ----------
+ */
+
+static PlnWalkResult
+check_walk_stmt(PlnStmt *stmt, int depth, void *arg)
+{
+	CheckState *cs = (CheckState *) arg;
+
+	CHECK_FOR_INTERRUPTS();
+	if (cs->stop)
+		return PLN_WALK_STOP;
+	if (cs->unreachable)
+	{
+		warn(cs, stmt, PLN_CHECK_WARNING_EXTRA,
+			 ERRCODE_SUCCESSFUL_COMPLETION,
+			 pstrdup("unreachable code"), NULL, NULL);
+		/* once: the next one is reported only if this one never ends */
+		cs->unreachable = false;
+	}
+	check_stmt_own[stmt->cmd_type] (cs, stmt);
+	return PLN_WALK_CONTINUE;
+}
+
+/*
+ * What a nested body adds to the depths around its statements: step is 1
+ * as the body begins, -1 as it ends
+ */
+static void
+step_body_depths(CheckState *cs, PlnStmt *stmt, const PlnNestedBody *body,
+				 int step)
+{
+	/*
+	 * A block with handlers runs its body in a subtransaction and its
+	 * handlers outside it, where the error is active.
+	 */
+	if (body->role == PLN_BODY_BLOCK &&
+		((PlnStmtBlock *) stmt)->exceptions != NULL)
+		cs->subxact_depth += step;
+	else if (body->role == PLN_BODY_HANDLER)
+		cs->handler_depth += step;
+	else if (body->role == PLN_BODY_LOOP)
+		cs->loop_depth += step;
+}
+
+static PlnWalkResult
+check_walk_body(PlnStmt *stmt, const PlnNestedBody *body, int depth,
+				void *arg)
+{
+	CheckState *cs = (CheckState *) arg;
+	bool	   *saved = palloc(sizeof(cs->disabled));
+
+	/* a pragma holds to the end of the list it is in */
+	memcpy(saved, cs->disabled, sizeof(cs->disabled));
+	cs->saved_disabled = lappend(cs->saved_disabled, saved);
+	step_body_depths(cs, stmt, body, 1);
+	if (stmt->cmd_type == PLN_STMT_FORS)
+		cs->query_loops = lappend(cs->query_loops, stmt);
+	return PLN_WALK_CONTINUE;
+}
+
+static void
+check_walk_body_done(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+{
+	CheckState *cs = (CheckState *) arg;
+	bool	   *saved = (bool *) llast(cs->saved_disabled);
+
+	memcpy(cs->disabled, saved, sizeof(cs->disabled));
+	pfree(saved);
+	cs->saved_disabled = list_delete_last(cs->saved_disabled);
+	step_body_depths(cs, stmt, body, -1);
+	if (stmt->cmd_type == PLN_STMT_FORS)
+		cs->query_loops = list_delete_last(cs->query_loops);
+	/* the body's last statement has no next one to be unreachable */
+	cs->unreachable = false;
+}
+
+static void
+check_walk_stmt_done(PlnStmt *stmt, void *arg)
+{
+	CheckState *cs = (CheckState *) arg;
+
+	/* a block's declarations (check_declarations) end with it */
+	if (stmt->cmd_type == PLN_STMT_BLOCK)
+		cs->scope = list_truncate(cs->scope,
+								  list_length(cs->scope) -
+								  ((PlnStmtBlock *) stmt)->n_initvars);
+	cs->unreachable = stmt_never_ends(stmt);
+}
+
+static const PlnStmtWalker check_walker = {
+	.stmt = check_walk_stmt,
+	.body = check_walk_body,
+	.body_done = check_walk_body_done,
+	.stmt_done = check_walk_stmt_done,
+};
 
 /* ----------
  * After the walk: variables, the end of the function
@@ -2891,29 +2974,29 @@ is_out_param(PlnFunction *func, int dno)
 	return false;
 }
 
+static PlnWalkResult
+collect_declared_stmt(PlnStmt *stmt, int depth, void *arg)
+{
+	bool	   *declared = (bool *) arg;
+
+	if (stmt->cmd_type == PLN_STMT_BLOCK)
+	{
+		PlnStmtBlock *block = (PlnStmtBlock *) stmt;
+		int			i;
+
+		for (i = 0; i < block->n_initvars; i++)
+			declared[block->initvarnos[i]] = true;
+	}
+	return PLN_WALK_CONTINUE;
+}
+
 /* Collect the declared variables of every block */
 static void
 collect_declared(List *stmts, bool *declared)
 {
-	ListCell   *lc;
+	static const PlnStmtWalker walker = {.stmt = collect_declared_stmt};
 
-	check_stack_depth();
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
-
-		if (stmt->cmd_type == PLN_STMT_BLOCK)
-		{
-			PlnStmtBlock *block = (PlnStmtBlock *) stmt;
-			int			i;
-
-			for (i = 0; i < block->n_initvars; i++)
-				declared[block->initvarnos[i]] = true;
-		}
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			collect_declared((List *) lfirst(b), declared);
-	}
+	(void) pln_walk_stmts(stmts, &walker, declared);
 }
 
 static void
@@ -2972,25 +3055,17 @@ check_variables(CheckState *cs)
 	}
 }
 
+static PlnWalkResult
+is_return_stmt(PlnStmt *stmt, void *arg)
+{
+	return stmt->cmd_type == PLN_STMT_RETURN ? PLN_WALK_STOP : PLN_WALK_CONTINUE;
+}
+
 /* Is there a RETURN anywhere in the list? */
 static bool
 contains_return(List *stmts)
 {
-	ListCell   *lc;
-
-	check_stack_depth();
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
-
-		if (stmt->cmd_type == PLN_STMT_RETURN)
-			return true;
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			if (contains_return((List *) lfirst(b)))
-				return true;
-	}
-	return false;
+	return pln_stmts_any(stmts, is_return_stmt, NULL);
 }
 
 /*
@@ -3100,7 +3175,7 @@ check_compiled(CheckState *cs, PlnFunction *func)
 		if (cs->opts->performance_warnings)
 			cs->why = pln_savepoint_reasons(&estate, func);
 
-		check_stmts(cs, list_make1(func->action));
+		(void) pln_walk_stmt((PlnStmt *) func->action, &check_walker, cs);
 		if (!cs->stop)
 		{
 			check_missing_return(cs);

@@ -25,11 +25,8 @@
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "funcapi.h"
-#include "miscadmin.h"
-#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
-#include "utils/regproc.h"
 
 #include "plnimble.h"
 #include "tools/pln_check.h"
@@ -87,28 +84,6 @@ pln_check_routine_arg(FunctionCallInfo fcinfo, const char *fname)
 	/* a bare name: the one function of that name, else regprocin's error */
 	return DatumGetObjectId(DirectFunctionCall1(regprocin,
 												CStringGetDatum(name)));
-}
-
-/*
- * The routine must run on plnimble, and the caller may check it only if
- * they may call it: analysis may run its immutable parts, as a call would.
- */
-void
-pln_check_routine_allowed(Oid funcoid, const char *fname)
-{
-	if (!pln_function_runs_on_plnimble(funcoid))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("function %s is not run by %s",
-						format_procedure(funcoid), PLN_OWN_TITLE)));
-	if (pln_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&
-		!pln_proc_ownercheck(funcoid, GetUserId()))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for function %s",
-						format_procedure(funcoid)),
-				 errdetail("%s() needs EXECUTE on the function, or its ownership, as calling it would.",
-						   fname)));
 }
 
 static bool
@@ -195,7 +170,7 @@ check_arguments(FunctionCallInfo fcinfo, PlnCheckOptions *opts, int first,
 		opts->compatibility_warnings = all;
 	}
 
-	pln_check_routine_allowed(funcoid, fname);
+	pln_tool_may_analyse(funcoid, fname);
 
 	if (get_func_rettype(funcoid) == TRIGGEROID && OidIsValid(opts->relid) &&
 		get_rel_relkind(opts->relid) == '\0')

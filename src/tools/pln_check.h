@@ -110,7 +110,6 @@ extern void pln_check_at_first_call(PlnFunction *func,
 
 /* check_call.c */
 extern Oid	pln_check_routine_arg(FunctionCallInfo fcinfo, const char *fname);
-extern void pln_check_routine_allowed(Oid funcoid, const char *fname);
 
 /* check_depend.c */
 extern void pln_check_collect_dependencies(List **deps, Query *query);

@@ -153,25 +153,17 @@ add_finding(CheckState *cs, PlnStmt *stmt, PlnCheckLevel level,
 static bool
 wanted(CheckState *cs, PlnCheckLevel level)
 {
-	switch (level)
+	int			i;
+
+	if (level == PLN_CHECK_ERROR)
+		return true;
+	for (i = 0; i < PLN_NWARNING_CLASSES; i++)
 	{
-		case PLN_CHECK_ERROR:
-			return true;
-		case PLN_CHECK_WARNING:
-			return cs->opts->other_warnings &&
-				!cs->disabled[PLN_PRAGMA_OTHER_WARNINGS];
-		case PLN_CHECK_WARNING_EXTRA:
-			return cs->opts->extra_warnings &&
-				!cs->disabled[PLN_PRAGMA_EXTRA_WARNINGS];
-		case PLN_CHECK_PERFORMANCE:
-			return cs->opts->performance_warnings &&
-				!cs->disabled[PLN_PRAGMA_PERFORMANCE_WARNINGS];
-		case PLN_CHECK_SECURITY:
-			return cs->opts->security_warnings &&
-				!cs->disabled[PLN_PRAGMA_SECURITY_WARNINGS];
-		case PLN_CHECK_COMPATIBILITY:
-			return cs->opts->compatibility_warnings &&
-				!cs->disabled[PLN_PRAGMA_COMPATIBILITY_WARNINGS];
+		const PlnWarningClass *wc = &pln_warning_classes[i];
+
+		if (wc->level == level)
+			return *pln_warning_option(cs->opts, wc) &&
+				!cs->disabled[wc->pragma];
 	}
 	return false;
 }
@@ -1857,32 +1849,11 @@ check_recfield_target(CheckState *cs, PlnStmt *stmt, int dno)
 static void
 assign_record_shape(CheckState *cs, PlnRec *rec, Node *value)
 {
-	TupleDesc	desc = NULL;
-	Oid			typid;
+	TupleDesc	desc;
 
-	if (value == NULL || rec->rectypeid != RECORDOID)
+	if (rec->rectypeid != RECORDOID)
 		return;
-	typid = exprType(value);
-	if (typid == RECORDOID)
-	{
-		MemoryContext oldcontext = CurrentMemoryContext;
-
-		PG_TRY();
-		{
-			desc = get_expr_result_tupdesc(value, true);
-		}
-		PG_CATCH();
-		{
-			MemoryContextSwitchTo(oldcontext);
-			FlushErrorState();
-			desc = NULL;
-		}
-		PG_END_TRY();
-		if (desc != NULL)
-			desc = CreateTupleDescCopy(desc);
-	}
-	else if (type_is_rowtype(typid))
-		desc = lookup_rowtype_tupdesc_copy(typid, exprTypmod(value));
+	desc = composite_value_desc(value);
 	if (desc == NULL)
 		return;
 	BlessTupleDesc(desc);

@@ -86,6 +86,29 @@ pln_check_routine_arg(FunctionCallInfo fcinfo, const char *fname)
 												CStringGetDatum(name)));
 }
 
+const PlnWarningClass pln_warning_classes[PLN_NWARNING_CLASSES] = {
+	{PLN_CHECK_WARNING, "other_warnings",
+	offsetof(PlnCheckOptions, other_warnings), PLN_PRAGMA_OTHER_WARNINGS},
+	{PLN_CHECK_PERFORMANCE, "performance_warnings",
+	offsetof(PlnCheckOptions, performance_warnings), PLN_PRAGMA_PERFORMANCE_WARNINGS},
+	{PLN_CHECK_WARNING_EXTRA, "extra_warnings",
+	offsetof(PlnCheckOptions, extra_warnings), PLN_PRAGMA_EXTRA_WARNINGS},
+	{PLN_CHECK_SECURITY, "security_warnings",
+	offsetof(PlnCheckOptions, security_warnings), PLN_PRAGMA_SECURITY_WARNINGS},
+	{PLN_CHECK_COMPATIBILITY, "compatibility_warnings",
+	offsetof(PlnCheckOptions, compatibility_warnings), PLN_PRAGMA_COMPATIBILITY_WARNINGS},
+};
+
+/* all_warnings (on) and without_warnings (off): every class at once */
+void
+pln_check_set_all_warnings(PlnCheckOptions *opts, bool on)
+{
+	int			i;
+
+	for (i = 0; i < PLN_NWARNING_CLASSES; i++)
+		*pln_warning_option(opts, &pln_warning_classes[i]) = on;
+}
+
 static bool
 bool_arg(FunctionCallInfo fcinfo, int argno, bool dflt)
 {
@@ -162,13 +185,7 @@ check_arguments(FunctionCallInfo fcinfo, PlnCheckOptions *opts, int first,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("without_warnings and all_warnings cannot be true at the same time")));
 	if (without || all)
-	{
-		opts->other_warnings = all;
-		opts->performance_warnings = all;
-		opts->extra_warnings = all;
-		opts->security_warnings = all;
-		opts->compatibility_warnings = all;
-	}
+		pln_check_set_all_warnings(opts, all);
 
 	pln_tool_may_analyse(funcoid, fname);
 

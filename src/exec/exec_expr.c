@@ -1831,42 +1831,37 @@ param_compile(ParamListInfo params, Param *param, ExprState *state,
 {
 	PlnExecState *estate = (PlnExecState *) params->paramFetchArg;
 	int			dno = param->paramid - 1;
+	ExecEvalSubroutine paramfunc = NULL;	/* NULL: the server's step */
 	ExprEvalStep step;
 
-	memset(&step, 0, sizeof(step));
-	step.resvalue = resv;
-	step.resnull = resnull;
 	if (dno >= 0 && dno < estate->ndatums &&
 		estate->datums[dno]->dtype == PLN_DTYPE_VAR)
 	{
 		PlnVar	   *var = (PlnVar *) estate->datums[dno];
 
-		step.opcode = EEOP_PARAM_CALLBACK;
-		step.d.cparam.paramfunc = var->datatype->typisarray ?
+		paramfunc = var->datatype->typisarray ?
 			param_eval_array_var : param_eval_var;
-		step.d.cparam.paramarg = NULL;
-		step.d.cparam.paramid = param->paramid;
-		step.d.cparam.paramtype = param->paramtype;
 	}
 	else if (dno >= 0 && dno < estate->ndatums)
-	{
-		step.opcode = EEOP_PARAM_CALLBACK;
-		step.d.cparam.paramfunc =
-			estate->datums[dno]->dtype == PLN_DTYPE_RECFIELD ?
+		paramfunc = estate->datums[dno]->dtype == PLN_DTYPE_RECFIELD ?
 			param_eval_recfield : param_eval_datum;
-		step.d.cparam.paramarg = NULL;
-		step.d.cparam.paramid = param->paramid;
-		step.d.cparam.paramtype = param->paramtype;
-	}
 	else if (dno >= estate->ndatums && dno < 2 * estate->ndatums &&
 			 estate->datums[dno - estate->ndatums]->dtype == PLN_DTYPE_VAR)
 	{
 		/* the reference choose_rw_param marked */
 		PlnVar	   *var = (PlnVar *) estate->datums[dno - estate->ndatums];
 
-		step.opcode = EEOP_PARAM_CALLBACK;
-		step.d.cparam.paramfunc = var->datatype->typisarray ?
+		paramfunc = var->datatype->typisarray ?
 			param_eval_rw_array_var : pln_param_eval_append_slot;
+	}
+
+	memset(&step, 0, sizeof(step));
+	step.resvalue = resv;
+	step.resnull = resnull;
+	if (paramfunc != NULL)
+	{
+		step.opcode = EEOP_PARAM_CALLBACK;
+		step.d.cparam.paramfunc = paramfunc;
 		step.d.cparam.paramarg = NULL;
 		step.d.cparam.paramid = param->paramid;
 		step.d.cparam.paramtype = param->paramtype;

@@ -92,6 +92,34 @@ END;
 $$ LANGUAGE plnimble;
 SELECT * FROM plnimble_check_function('ccf_pragma2', fatal_errors => false);
 
+-- the warning classes by name (pln_warning_classes): a disable: pragma
+-- holds to the end of its block; an unknown class is not processed
+CREATE FUNCTION ccf_classes() RETURNS void AS $$
+BEGIN
+  BEGIN
+    PERFORM plnimble_check_pragma('disable:EXTRA_WARNINGS');
+    RETURN;
+    RAISE NOTICE 'not reported: extra_warnings are off in this block';
+  END;
+  BEGIN
+    RETURN;
+    RAISE NOTICE 'reported: the pragma ended with its block';
+  END;
+  PERFORM plnimble_check_pragma('disable:nonsense_warnings');
+END;
+$$ LANGUAGE plnimble;
+SELECT * FROM plnimble_check_function('ccf_classes');
+-- in-comment options by class: every class off, then extra_warnings on
+CREATE FUNCTION ccf_incomment_classes() RETURNS void AS $$
+-- @plpgsql_check_options: without_warnings = on, extra_warnings = on
+DECLARE unused int;
+BEGIN
+  RETURN;
+  RAISE NOTICE 'unreachable: an extra warning';
+END;
+$$ LANGUAGE plnimble;
+SELECT * FROM plnimble_check_function('ccf_incomment_classes');
+
 -- type: a record's row type, by name or as a column list
 CREATE TYPE ccf_ctype AS (a int, b int);
 CREATE FUNCTION ccf_type() RETURNS void AS $$

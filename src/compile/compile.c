@@ -24,13 +24,16 @@
 
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
 #include "commands/event_trigger.h"
 #include "commands/trigger.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "parser/parse_node.h"
+#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/formatting.h"
@@ -1498,4 +1501,56 @@ pln_compile_for_validation(Oid funcoid, Oid rettype)
 	}
 
 	return pln_compile(fake_fcinfo, true);
+}
+
+/*
+ * May a tool (fname: its SQL function's name, for the message) analyse the
+ * function?  It must run on plnimble, and since analysing it plans its
+ * expressions, which may run its immutable parts, the user must be allowed
+ * to call it.  Raises an error if not.  For the checker, the plan view and
+ * the dependency list alike: here, below all of them.
+ */
+void
+pln_tool_may_analyse(Oid funcoid, const char *fname)
+{
+	if (!pln_function_runs_on_plnimble(funcoid))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("function %s is not run by %s",
+						format_procedure(funcoid), PLN_OWN_TITLE)));
+	if (pln_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&
+		!pln_proc_ownercheck(funcoid, GetUserId()))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for function %s",
+						format_procedure(funcoid)),
+				 errdetail("%s() needs EXECUTE on the function, or its ownership, as calling it would.",
+						   fname)));
+}
+
+/* Is the function's language one whose call handler is ours? */
+bool
+pln_function_runs_on_plnimble(Oid funcoid)
+{
+	HeapTuple	proctup;
+	HeapTuple	langtup;
+	Oid			handler;
+	char	   *handler_name;
+
+	proctup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcoid));
+	if (!HeapTupleIsValid(proctup))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("function with OID %u does not exist", funcoid)));
+	langtup = SearchSysCache1(LANGOID,
+							  ObjectIdGetDatum(((Form_pg_proc) GETSTRUCT(proctup))->prolang));
+	if (!HeapTupleIsValid(langtup))
+		elog(ERROR, "cache lookup failed for language of function %u", funcoid);
+	handler = ((Form_pg_language) GETSTRUCT(langtup))->lanplcallfoid;
+	ReleaseSysCache(langtup);
+	ReleaseSysCache(proctup);
+
+	handler_name = OidIsValid(handler) ? get_func_name(handler) : NULL;
+	return handler_name != NULL &&
+		strcmp(handler_name, "plnimble_call_handler") == 0;
 }

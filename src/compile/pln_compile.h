@@ -100,6 +100,8 @@ pln_compile(FunctionCallInfo fcinfo, bool forValidator)
 }
 extern PlnFunction *pln_compile_inline(char *proc_source);
 extern PlnFunction *pln_compile_for_validation(Oid funcoid, Oid rettype);
+extern bool pln_function_runs_on_plnimble(Oid funcoid);
+extern void pln_tool_may_analyse(Oid funcoid, const char *fname);
 extern void pln_parser_setup(struct ParseState *pstate, PlnExpr *expr);
 extern struct TypeCacheEntry *pln_row_type_cache_entry(Oid typeOid);
 extern PlnType *pln_build_datatype(Oid typeOid, int32 typmod,

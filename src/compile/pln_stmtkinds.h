@@ -8,9 +8,10 @@
  * pln_stmt_kinds[] (compile/stmts.c: names and nested bodies, read by the
  * statement walker that the checker, the dump, the plan view, the profiler
  * and the exception-block layer share), the laziness test
- * (pln_stmt_may_run_lazily, lazy/pln_savepoint.h) and the switch that
+ * (pln_stmt_may_run_lazily, lazy/pln_savepoint.h), the switch that
  * dispatches a statement to the function that runs it (exec_stmt in
- * exec.c).  A kind has exactly one
+ * exec.c) and the checker's table of per-kind checks (check_stmt_own in
+ * tools/check.c).  A kind has exactly one
  * line here, so it cannot be missing from any of them.  The hand-written
  * switches over statement kinds have no default: -Wswitch names a kind one
  * of them does not handle.  docs/design.md has the checklist for adding a

@@ -176,6 +176,25 @@ pln_check_assignable(PlnExecState *estate, int dno)
 }
 
 /*
+ * A composite value assigned to a row variable (to_row) or a record
+ * variable, as a tuple in *tmptup that points into the value; returns its
+ * row type, for the caller to release (ReleaseTupleDesc).  A value that
+ * is not composite is an error, worded as PL/pgSQL words it.
+ */
+static TupleDesc
+composite_to_assign(Datum value, Oid valtype, bool to_row,
+					HeapTupleData *tmptup)
+{
+	if (!type_is_rowtype(valtype))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 to_row ?
+				 errmsg("cannot assign non-composite value to a row variable") :
+				 errmsg("cannot assign non-composite value to a record variable")));
+	return pln_composite_as_tuple(value, tmptup);
+}
+
+/*
  * Store a value of type valtype into target, converting it as needed.
  */
 void
@@ -236,11 +255,7 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 					TupleDesc	tupdesc;
 					HeapTupleData tmptup;
 
-					if (!type_is_rowtype(valtype))
-						ereport(ERROR,
-								(errcode(ERRCODE_DATATYPE_MISMATCH),
-								 errmsg("cannot assign non-composite value to a row variable")));
-					tupdesc = pln_composite_as_tuple(value, &tmptup);
+					tupdesc = composite_to_assign(value, valtype, true, &tmptup);
 					exec_move_row(estate, (PlnVariable *) row, &tmptup, tupdesc);
 					ReleaseTupleDesc(tupdesc);
 				}
@@ -266,11 +281,7 @@ exec_assign_value(PlnExecState *estate, PlnDatum *target,
 					TupleDesc	tupdesc;
 					HeapTupleData tmptup;
 
-					if (!type_is_rowtype(valtype))
-						ereport(ERROR,
-								(errcode(ERRCODE_DATATYPE_MISMATCH),
-								 errmsg("cannot assign non-composite value to a record variable")));
-					tupdesc = pln_composite_as_tuple(value, &tmptup);
+					tupdesc = composite_to_assign(value, valtype, false, &tmptup);
 					pln_rec_set_tuple(estate, rec, &tmptup, tupdesc);
 					ReleaseTupleDesc(tupdesc);
 				}

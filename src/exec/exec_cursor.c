@@ -110,6 +110,31 @@ open_query_cursor(PlnExecState *estate, PlnExpr *query, int cursor_options,
 }
 
 /*
+ * Open a bound cursor on its declared query, its arguments (argquery, or
+ * NULL) assigned first
+ */
+static Portal
+open_bound_cursor(PlnExecState *estate, PlnVar *curvar, PlnExpr *argquery,
+				  int lineno, const char *curname)
+{
+	if (argquery != NULL)
+		assign_cursor_args(estate, curvar, argquery, lineno);
+	return open_query_cursor(estate, curvar->cursor_explicit_expr,
+							 curvar->cursor_options, curname);
+}
+
+/*
+ * A cursor variable (datum varno) that was NULL learns the name SPI chose
+ * for its portal, if it may be changed
+ */
+static void
+name_cursor_variable(PlnExecState *estate, int varno, Portal portal)
+{
+	pln_check_assignable(estate, varno);
+	assign_text_var(estate, (PlnVar *) estate->datums[varno], portal->name);
+}
+
+/*
  * OPEN cursor [(args)] | OPEN var [[NO] SCROLL] FOR query
  *	| OPEN var [[NO] SCROLL] FOR EXECUTE string [USING ...]
  */
@@ -130,19 +155,11 @@ exec_stmt_open(PlnExecState *estate, PlnStmtOpen *stmt)
 										 stmt->params, curname,
 										 stmt->cursor_options);
 	else
-	{
-		if (stmt->argquery != NULL)
-			assign_cursor_args(estate, curvar, stmt->argquery, stmt->lineno);
-		portal = open_query_cursor(estate, curvar->cursor_explicit_expr,
-								   curvar->cursor_options, curname);
-	}
+		portal = open_bound_cursor(estate, curvar, stmt->argquery,
+								   stmt->lineno, curname);
 
-	/* a NULL variable learns the name SPI chose, if it may be changed */
 	if (curname == NULL)
-	{
-		pln_check_assignable(estate, stmt->curvar);
-		assign_text_var(estate, curvar, portal->name);
-	}
+		name_cursor_variable(estate, stmt->curvar, portal);
 	else
 		pfree(curname);			/* the portal has its own copy; an OPEN in
 								 * a loop must not pile them up */
@@ -227,15 +244,10 @@ exec_stmt_forc(PlnExecState *estate, PlnStmtForC *stmt)
 
 	check_cursor_name_free(curname);
 
-	if (stmt->argquery != NULL)
-		assign_cursor_args(estate, curvar, stmt->argquery, stmt->lineno);
-	portal = open_query_cursor(estate, curvar->cursor_explicit_expr,
-							   curvar->cursor_options, curname);
+	portal = open_bound_cursor(estate, curvar, stmt->argquery, stmt->lineno,
+							   curname);
 	if (curname == NULL)
-	{
-		pln_check_assignable(estate, stmt->curvar);
-		assign_text_var(estate, curvar, portal->name);
-	}
+		name_cursor_variable(estate, stmt->curvar, portal);
 	exec_eval_cleanup(estate);
 
 	rc = exec_for_query_loop(estate, portal,

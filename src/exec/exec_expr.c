@@ -216,6 +216,34 @@ parsed_query_is_guardable(PlnExpr *expr)
 }
 
 /*
+ * Enter a read guard that refuses what is not reviewed: for the two steps
+ * that run under one (the first planning, below, and a simple
+ * expression's evaluation, exec_eval_simple_expr_guarded)
+ */
+static inline void
+enter_refusing_read_guard(PlnExecState *estate, PlnReadGuard *guard)
+{
+	pln_read_guard_enter(estate, guard);
+	pln_read_guard_top->refuse_unreviewed = true;
+}
+
+/*
+ * In the PG_CATCH of such a step: an error the guard did not refuse is
+ * the step's own and is thrown on; a refusal is undone as if nothing had
+ * run, for the caller to forget its half-done state and return false.
+ */
+static inline void
+undo_refused_read_guard(MemoryContext oldcontext)
+{
+	/* (the guard's state outlives the step's frame: guard.c keeps it) */
+	if (pln_read_guard_top == NULL || !pln_read_guard_top->refused)
+		PG_RE_THROW();
+	(void) pln_read_guard_abort(false);
+	MemoryContextSwitchTo(oldcontext);
+	FlushErrorState();
+}
+
+/*
  * The first planning of an expression in a handler block without a
  * subtransaction, under a read guard instead, so that a function's first
  * call in a session stays lazy.  Parsing and analysis run under the guard
@@ -250,8 +278,7 @@ exec_prepare_plan_guarded(PlnExecState *estate, PlnExpr *expr)
 		post_parse_analyze_hook != NULL || planner_hook != NULL)
 		return false;
 
-	pln_read_guard_enter(estate, &guard);
-	pln_read_guard_top->refuse_unreviewed = true;
+	enter_refusing_read_guard(estate, &guard);
 	PG_TRY();
 	{
 		/* SPI is the call's, connected outside any subtransaction */
@@ -265,14 +292,8 @@ exec_prepare_plan_guarded(PlnExecState *estate, PlnExpr *expr)
 	}
 	PG_CATCH();
 	{
-		/* (the guard's state outlives this frame: guard.c keeps it) */
-		if (pln_read_guard_top == NULL || !pln_read_guard_top->refused)
-			PG_RE_THROW();
-
 		/* refused: nothing of the failed step is kept */
-		(void) pln_read_guard_abort(false);
-		MemoryContextSwitchTo(oldcontext);
-		FlushErrorState();
+		undo_refused_read_guard(oldcontext);
 		forget_plan_error(expr);
 		expr->generic_plan_failed = false;
 		return false;
@@ -1493,8 +1514,7 @@ exec_eval_simple_expr_guarded(PlnExecState *estate, PlnExpr *expr,
 		expr->simple_is_param)
 		return false;
 
-	pln_read_guard_enter(estate, &guard);
-	pln_read_guard_top->refuse_unreviewed = true;
+	enter_refusing_read_guard(estate, &guard);
 	PG_TRY();
 	{
 		bool		valid;
@@ -1548,17 +1568,11 @@ exec_eval_simple_expr_guarded(PlnExecState *estate, PlnExpr *expr,
 	}
 	PG_CATCH();
 	{
-		/* (the guard's state outlives this frame: guard.c keeps it) */
-		if (pln_read_guard_top == NULL || !pln_read_guard_top->refused)
-			PG_RE_THROW();
-
 		/*
 		 * Refused: as if nothing had run.  The expression state may have
 		 * been left half way, so it is built afresh next time.
 		 */
-		(void) pln_read_guard_abort(false);
-		MemoryContextSwitchTo(oldcontext);
-		FlushErrorState();
+		undo_refused_read_guard(oldcontext);
 		estate->simple_expr_running = NULL;
 		expr->simple_in_use = false;
 		expr->simple_state_lxid = InvalidLocalTransactionId;
@@ -1817,42 +1831,37 @@ param_compile(ParamListInfo params, Param *param, ExprState *state,
 {
 	PlnExecState *estate = (PlnExecState *) params->paramFetchArg;
 	int			dno = param->paramid - 1;
+	ExecEvalSubroutine paramfunc = NULL;	/* NULL: the server's step */
 	ExprEvalStep step;
 
-	memset(&step, 0, sizeof(step));
-	step.resvalue = resv;
-	step.resnull = resnull;
 	if (dno >= 0 && dno < estate->ndatums &&
 		estate->datums[dno]->dtype == PLN_DTYPE_VAR)
 	{
 		PlnVar	   *var = (PlnVar *) estate->datums[dno];
 
-		step.opcode = EEOP_PARAM_CALLBACK;
-		step.d.cparam.paramfunc = var->datatype->typisarray ?
+		paramfunc = var->datatype->typisarray ?
 			param_eval_array_var : param_eval_var;
-		step.d.cparam.paramarg = NULL;
-		step.d.cparam.paramid = param->paramid;
-		step.d.cparam.paramtype = param->paramtype;
 	}
 	else if (dno >= 0 && dno < estate->ndatums)
-	{
-		step.opcode = EEOP_PARAM_CALLBACK;
-		step.d.cparam.paramfunc =
-			estate->datums[dno]->dtype == PLN_DTYPE_RECFIELD ?
+		paramfunc = estate->datums[dno]->dtype == PLN_DTYPE_RECFIELD ?
 			param_eval_recfield : param_eval_datum;
-		step.d.cparam.paramarg = NULL;
-		step.d.cparam.paramid = param->paramid;
-		step.d.cparam.paramtype = param->paramtype;
-	}
 	else if (dno >= estate->ndatums && dno < 2 * estate->ndatums &&
 			 estate->datums[dno - estate->ndatums]->dtype == PLN_DTYPE_VAR)
 	{
 		/* the reference choose_rw_param marked */
 		PlnVar	   *var = (PlnVar *) estate->datums[dno - estate->ndatums];
 
-		step.opcode = EEOP_PARAM_CALLBACK;
-		step.d.cparam.paramfunc = var->datatype->typisarray ?
+		paramfunc = var->datatype->typisarray ?
 			param_eval_rw_array_var : pln_param_eval_append_slot;
+	}
+
+	memset(&step, 0, sizeof(step));
+	step.resvalue = resv;
+	step.resnull = resnull;
+	if (paramfunc != NULL)
+	{
+		step.opcode = EEOP_PARAM_CALLBACK;
+		step.d.cparam.paramfunc = paramfunc;
 		step.d.cparam.paramarg = NULL;
 		step.d.cparam.paramid = param->paramid;
 		step.d.cparam.paramtype = param->paramtype;

@@ -1144,6 +1144,22 @@ pln_format_routine(Oid funcoid)
 }
 
 /*
+ * Why a call of a function or an operator (callee: its description) is
+ * impure: its collation, else it is not on the allowlist; an operator
+ * names its function (opfuncid) there.
+ */
+static char *
+call_impurity(char *callee, Oid inputcollid, Oid opfuncid)
+{
+	if (!collation_is_pure(inputcollid))
+		return psprintf("%s uses a non-default collation", callee);
+	if (OidIsValid(opfuncid))
+		return psprintf("%s (function %s) is not on the allowlist", callee,
+						pln_format_routine(opfuncid));
+	return psprintf("%s is not on the allowlist", callee);
+}
+
+/*
  * Say in words why a tree is impure, or return NULL if it is pure.  For
  * the explain view: it may read catalogs to name functions.
  */
@@ -1164,11 +1180,9 @@ pln_describe_impurity(Node *node, PlnFunction *func)
 			{
 				FuncExpr   *fexpr = (FuncExpr *) culprit;
 
-				if (!collation_is_pure(fexpr->inputcollid))
-					return psprintf("function %s uses a non-default collation",
-									pln_format_routine(fexpr->funcid));
-				return psprintf("function %s is not on the allowlist",
-								pln_format_routine(fexpr->funcid));
+				return call_impurity(psprintf("function %s",
+											  pln_format_routine(fexpr->funcid)),
+									 fexpr->inputcollid, InvalidOid);
 			}
 		case T_OpExpr:
 		case T_DistinctExpr:
@@ -1176,12 +1190,9 @@ pln_describe_impurity(Node *node, PlnFunction *func)
 			{
 				OpExpr	   *opexpr = (OpExpr *) culprit;
 
-				if (!collation_is_pure(opexpr->inputcollid))
-					return psprintf("operator %s uses a non-default collation",
-									format_operator(opexpr->opno));
-				return psprintf("operator %s (function %s) is not on the allowlist",
-								format_operator(opexpr->opno),
-								pln_format_routine(opexpr->opfuncid));
+				return call_impurity(psprintf("operator %s",
+											  format_operator(opexpr->opno)),
+									 opexpr->inputcollid, opexpr->opfuncid);
 			}
 		case T_CoerceViaIO:
 			{

@@ -35,7 +35,6 @@
 
 #include "access/htup_details.h"
 #include "access/table.h"
-#include "access/xact.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
@@ -58,7 +57,6 @@
 #include "utils/queryenvironment.h"
 #include "utils/regproc.h"
 #include "utils/rel.h"
-#include "utils/resowner.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
 
@@ -96,9 +94,10 @@ typedef struct CheckState
 	int			handler_depth;	/* exception handlers around */
 	bool		disabled[PLN_PRAGMA_NWHAT];	/* by pragmas, to the end of the
 											 * statement list */
+	List	   *saved_disabled;	/* disabled[] as each body around began */
+	bool		unreachable;	/* the statement before never ends */
 } CheckState;
 
-static void check_stmts(CheckState *cs, List *stmts);
 static bool is_in_param(PlnFunction *func, int dno);
 static Node *check_dynamic_string(CheckState *cs, PlnStmt *stmt, PlnExpr *query);
 static TupleDesc check_dynamic_query(CheckState *cs, PlnStmt *stmt, PlnExpr *query,
@@ -154,25 +153,17 @@ add_finding(CheckState *cs, PlnStmt *stmt, PlnCheckLevel level,
 static bool
 wanted(CheckState *cs, PlnCheckLevel level)
 {
-	switch (level)
+	int			i;
+
+	if (level == PLN_CHECK_ERROR)
+		return true;
+	for (i = 0; i < PLN_NWARNING_CLASSES; i++)
 	{
-		case PLN_CHECK_ERROR:
-			return true;
-		case PLN_CHECK_WARNING:
-			return cs->opts->other_warnings &&
-				!cs->disabled[PLN_PRAGMA_OTHER_WARNINGS];
-		case PLN_CHECK_WARNING_EXTRA:
-			return cs->opts->extra_warnings &&
-				!cs->disabled[PLN_PRAGMA_EXTRA_WARNINGS];
-		case PLN_CHECK_PERFORMANCE:
-			return cs->opts->performance_warnings &&
-				!cs->disabled[PLN_PRAGMA_PERFORMANCE_WARNINGS];
-		case PLN_CHECK_SECURITY:
-			return cs->opts->security_warnings &&
-				!cs->disabled[PLN_PRAGMA_SECURITY_WARNINGS];
-		case PLN_CHECK_COMPATIBILITY:
-			return cs->opts->compatibility_warnings &&
-				!cs->disabled[PLN_PRAGMA_COMPATIBILITY_WARNINGS];
+		const PlnWarningClass *wc = &pln_warning_classes[i];
+
+		if (wc->level == level)
+			return *pln_warning_option(cs->opts, wc) &&
+				!cs->disabled[wc->pragma];
 	}
 	return false;
 }
@@ -688,13 +679,64 @@ check_analysed(CheckState *cs, PlnStmt *stmt, CachedPlanSource *ps)
  * yet (its structure is known at run time only).  If firstexpr is given,
  * it is set to the first result column's expression.
  */
+typedef struct CheckExprArgs
+{
+	CheckState *cs;
+	PlnStmt    *stmt;
+	PlnExpr    *expr;
+	bool		want_first;
+	TupleDesc	result;			/* out: the result's shape, or NULL */
+	Node	   *first;			/* out: the first column, or NULL */
+} CheckExprArgs;
+
+/* check_expr's analysis, in its subtransaction */
+static void
+check_expr_work(void *arg)
+{
+	CheckExprArgs *args = (CheckExprArgs *) arg;
+	CheckState *cs = args->cs;
+	PlnExpr    *expr = args->expr;
+	MemoryContext oldcontext = CurrentMemoryContext;
+	SPIPrepareOptions options;
+	SPIPlanPtr	plan;
+	List	   *sources;
+
+	memset(&options, 0, sizeof(options));
+	options.parserSetup = (ParserSetupHook) pln_parser_setup;
+	options.parserSetupArg = (void *) expr;
+	options.parseMode = expr->parseMode;
+	options.cursorOptions = CURSOR_OPT_PARALLEL_OK;
+	cs->estate->cur_expr = expr;
+	plan = SPI_prepare_extended(expr->query, &options);
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare_extended failed for \"%s\": %s",
+			 expr->query, SPI_result_code_string(SPI_result));
+	sources = SPI_plan_get_plan_sources(plan);
+	if (list_length(sources) == 1)
+	{
+		CachedPlanSource *ps = (CachedPlanSource *) linitial(sources);
+
+		MemoryContextSwitchTo(oldcontext);
+		check_analysed(cs, args->stmt, ps);
+		if (ps->resultDesc != NULL)
+			args->result = CreateTupleDescCopy(ps->resultDesc);
+		if (args->want_first && list_length(ps->query_list) == 1)
+		{
+			Query	   *q = linitial_node(Query, ps->query_list);
+
+			cs->last_query = copyObject(q);
+			if (q->commandType == CMD_SELECT && q->targetList != NIL)
+				args->first = copyObject((Node *) ((TargetEntry *) linitial(q->targetList))->expr);
+		}
+	}
+	SPI_freeplan(plan);
+}
+
 static TupleDesc
 check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 {
-	MemoryContext oldcontext = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
-	TupleDesc volatile result = NULL;
-	Node	   *volatile first = NULL;
+	CheckExprArgs args = {cs, stmt, expr, firstexpr != NULL, NULL, NULL};
+	ErrorData  *edata;
 
 	if (firstexpr)
 		*firstexpr = NULL;
@@ -702,72 +744,23 @@ check_expr(CheckState *cs, PlnStmt *stmt, PlnExpr *expr, Node **firstexpr)
 	if (expr == NULL || cs->stop)
 		return NULL;
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcontext);
-	PG_TRY();
+	edata = pln_try_in_subtransaction(check_expr_work, &args, false);
+	if (edata != NULL)
 	{
-		SPIPrepareOptions options;
-		SPIPlanPtr	plan;
-		List	   *sources;
-
-		memset(&options, 0, sizeof(options));
-		options.parserSetup = (ParserSetupHook) pln_parser_setup;
-		options.parserSetupArg = (void *) expr;
-		options.parseMode = expr->parseMode;
-		options.cursorOptions = CURSOR_OPT_PARALLEL_OK;
-		cs->estate->cur_expr = expr;
-		plan = SPI_prepare_extended(expr->query, &options);
-		if (plan == NULL)
-			elog(ERROR, "SPI_prepare_extended failed for \"%s\": %s",
-				 expr->query, SPI_result_code_string(SPI_result));
-		sources = SPI_plan_get_plan_sources(plan);
-		if (list_length(sources) == 1)
-		{
-			CachedPlanSource *ps = (CachedPlanSource *) linitial(sources);
-
-			MemoryContextSwitchTo(oldcontext);
-			check_analysed(cs, stmt, ps);
-			if (ps->resultDesc != NULL)
-				result = CreateTupleDescCopy(ps->resultDesc);
-			if (firstexpr && list_length(ps->query_list) == 1)
-			{
-				Query	   *q = linitial_node(Query, ps->query_list);
-
-				cs->last_query = copyObject(q);
-				if (q->commandType == CMD_SELECT && q->targetList != NIL)
-					first = copyObject((Node *) ((TargetEntry *) linitial(q->targetList))->expr);
-			}
-		}
-		SPI_freeplan(plan);
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(oldcontext);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-		result = NULL;
-		first = NULL;
+		args.result = NULL;
+		args.first = NULL;
 		if (edata->sqlerrcode != ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE ||
 			!unknown_record_was_assigned(cs, expr))
 			add_error_finding(cs, stmt, edata);
 		FreeErrorData(edata);
 	}
-	PG_END_TRY();
 
 	/* an assignment's target is among its parameters: see mark_reads */
 	if (expr->target_param < 0)
 		mark_read_expr(cs, expr);
 	if (firstexpr)
-		*firstexpr = first;
-	return result;
+		*firstexpr = args.first;
+	return args.result;
 }
 
 /*
@@ -1289,25 +1282,18 @@ check_return_value(CheckState *cs, PlnStmtReturn *ret)
  * ----------
  */
 
+static PlnWalkResult
+is_exit_stmt(PlnStmt *stmt, void *arg)
+{
+	return (stmt->cmd_type == PLN_STMT_EXIT && ((PlnStmtExit *) stmt)->is_exit) ?
+		PLN_WALK_STOP : PLN_WALK_CONTINUE;
+}
+
 /* Does the list contain an EXIT (at any depth) that could end a loop? */
 static bool
 contains_exit(List *stmts)
 {
-	ListCell   *lc;
-
-	check_stack_depth();
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
-
-		if (stmt->cmd_type == PLN_STMT_EXIT && ((PlnStmtExit *) stmt)->is_exit)
-			return true;
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			if (contains_exit((List *) lfirst(b)))
-				return true;
-	}
-	return false;
+	return pln_stmts_any(stmts, is_exit_stmt, NULL);
 }
 
 static bool stmts_never_end(List *stmts);
@@ -1490,25 +1476,6 @@ check_declarations(CheckState *cs, PlnStmtBlock *block)
 	}
 	for (i = 0; i < block->n_initvars; i++)
 		cs->scope = lappend(cs->scope, cs->estate->datums[block->initvarnos[i]]);
-}
-
-/* Does the statement run its body repeatedly? */
-static bool
-is_loop(PlnStmt *stmt)
-{
-	switch (stmt->cmd_type)
-	{
-		case PLN_STMT_LOOP:
-		case PLN_STMT_WHILE:
-		case PLN_STMT_FORI:
-		case PLN_STMT_FORS:
-		case PLN_STMT_FORC:
-		case PLN_STMT_DYNFORS:
-		case PLN_STMT_FOREACH_A:
-			return true;
-		default:
-			return false;
-	}
 }
 
 /*
@@ -1727,80 +1694,82 @@ pragma_columns(const char *columns)
 	return desc;
 }
 
-/* type: and table: pragmas, which may fail; in a subtransaction */
+typedef struct PragmaArgs
+{
+	CheckState *cs;
+	PlnPragma  *pragma;
+	PlnRec	   *rec;			/* a type: pragma's record */
+} PragmaArgs;
+
+/* apply_pragma_guarded's work, in its subtransaction */
+static void
+pragma_work(void *arg)
+{
+	PragmaArgs *args = (PragmaArgs *) arg;
+	PlnPragma  *pragma = args->pragma;
+
+	if (pragma->kind == PLN_PRAGMA_TYPE)
+	{
+		TupleDesc	desc;
+
+		if (pragma->columns != NULL)
+			desc = pragma_columns(pragma->columns);
+		else
+		{
+			Oid			typid;
+			int32		typmod;
+
+			parseTypeString(pragma->type, &typid, &typmod, false);
+			desc = lookup_rowtype_tupdesc_copy(typid, typmod);
+		}
+		BlessTupleDesc(desc);
+		pln_rec_set_empty(args->cs->estate, args->rec, desc);
+		mark_dno(args->cs, args->rec->dno, args->cs->written);
+	}
+	else
+	{
+		/* one CREATE TABLE, made temporary; rolled back with the check */
+		char	   *sql = psprintf("CREATE TEMP TABLE %s %s",
+								   pragma->name, pragma->columns);
+		List	   *raw = raw_parser(sql, RAW_PARSE_DEFAULT);
+		int			rc;
+
+		if (list_length(raw) != 1 ||
+			!IsA(linitial_node(RawStmt, raw)->stmt, CreateStmt))
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("the table pragma is not one table definition")));
+		rc = SPI_execute(sql, false, 0);
+		if (rc != SPI_OK_UTILITY)
+			elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
+	}
+}
+
+/*
+ * type: and table: pragmas, which may fail; in a subtransaction that is
+ * kept (the table lives to the end of the check, rolled back with it)
+ */
 static void
 apply_pragma_guarded(CheckState *cs, PlnStmt *stmt, const char *str,
 					 PlnPragma *pragma)
 {
-	MemoryContext oldcontext = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
-	PlnRec	   *rec = NULL;
+	PragmaArgs	args = {cs, pragma, NULL};
+	ErrorData  *edata;
 
 	if (pragma->kind == PLN_PRAGMA_TYPE &&
-		(rec = pragma_record(cs, pragma->name)) == NULL)
+		(args.rec = pragma_record(cs, pragma->name)) == NULL)
 	{
 		pragma_not_processed(stmt, str, pragma,
 							 psprintf("There is no record variable \"%s\".", pragma->name));
 		return;
 	}
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcontext);
-	PG_TRY();
+	edata = pln_try_in_subtransaction(pragma_work, &args, false);
+	if (edata != NULL)
 	{
-		if (pragma->kind == PLN_PRAGMA_TYPE)
-		{
-			TupleDesc	desc;
-
-			if (pragma->columns != NULL)
-				desc = pragma_columns(pragma->columns);
-			else
-			{
-				Oid			typid;
-				int32		typmod;
-
-				parseTypeString(pragma->type, &typid, &typmod, false);
-				desc = lookup_rowtype_tupdesc_copy(typid, typmod);
-			}
-			BlessTupleDesc(desc);
-			pln_rec_set_empty(cs->estate, rec, desc);
-			mark_dno(cs, rec->dno, cs->written);
-		}
-		else
-		{
-			/* one CREATE TABLE, made temporary; rolled back with the check */
-			char	   *sql = psprintf("CREATE TEMP TABLE %s %s",
-									   pragma->name, pragma->columns);
-			List	   *raw = raw_parser(sql, RAW_PARSE_DEFAULT);
-			int			rc;
-
-			if (list_length(raw) != 1 ||
-				!IsA(linitial_node(RawStmt, raw)->stmt, CreateStmt))
-				ereport(ERROR,
-						(errcode(ERRCODE_SYNTAX_ERROR),
-						 errmsg("the table pragma is not one table definition")));
-			rc = SPI_execute(sql, false, 0);
-			if (rc != SPI_OK_UTILITY)
-				elog(ERROR, "SPI_execute failed: %s", SPI_result_code_string(rc));
-		}
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(oldcontext);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
 		pragma_not_processed(stmt, str, pragma, edata->message);
 		FreeErrorData(edata);
 	}
-	PG_END_TRY();
 }
 
 /* PERFORM plnimble_check_pragma('...', ...) */
@@ -1880,32 +1849,11 @@ check_recfield_target(CheckState *cs, PlnStmt *stmt, int dno)
 static void
 assign_record_shape(CheckState *cs, PlnRec *rec, Node *value)
 {
-	TupleDesc	desc = NULL;
-	Oid			typid;
+	TupleDesc	desc;
 
-	if (value == NULL || rec->rectypeid != RECORDOID)
+	if (rec->rectypeid != RECORDOID)
 		return;
-	typid = exprType(value);
-	if (typid == RECORDOID)
-	{
-		MemoryContext oldcontext = CurrentMemoryContext;
-
-		PG_TRY();
-		{
-			desc = get_expr_result_tupdesc(value, true);
-		}
-		PG_CATCH();
-		{
-			MemoryContextSwitchTo(oldcontext);
-			FlushErrorState();
-			desc = NULL;
-		}
-		PG_END_TRY();
-		if (desc != NULL)
-			desc = CreateTupleDescCopy(desc);
-	}
-	else if (type_is_rowtype(typid))
-		desc = lookup_rowtype_tupdesc_copy(typid, exprTypmod(value));
+	desc = composite_value_desc(value);
 	if (desc == NULL)
 		return;
 	BlessTupleDesc(desc);
@@ -1988,299 +1936,6 @@ check_refcursor_literal(CheckState *cs, PlnStmt *stmt, Node *value)
 			 pstrdup("obsolete setting of refcursor or cursor variable"),
 			 pstrdup("Internal name of cursor should not be specified by users."),
 			 NULL);
-}
-
-/* The checks of a statement's own SQL and targets, before its bodies */
-static void
-check_stmt_own(CheckState *cs, PlnStmt *stmt)
-{
-	ListCell   *lc;
-	Node	   *first;
-	TupleDesc	desc;
-
-	switch (stmt->cmd_type)
-	{
-		case PLN_STMT_BLOCK:
-			check_declarations(cs, (PlnStmtBlock *) stmt);
-			break;
-		case PLN_STMT_ASSIGN:
-			{
-				PlnStmtAssign *assign = (PlnStmtAssign *) stmt;
-
-				(void) check_expr(cs, stmt, assign->expr, &first);
-				(void) mark_reads((Node *) cs->last_query, cs);
-				check_growing_text(cs, assign, first);
-				if (first != NULL && IsA(first, SubscriptingRef) &&
-					((SubscriptingRef *) first)->refassgnexpr != NULL)
-				{
-					/* a[i] := x: x converts to the element type */
-					SubscriptingRef *sr = (SubscriptingRef *) first;
-
-					check_assign_cast(cs, stmt, (Node *) sr->refassgnexpr,
-									  sr->refelemtype);
-				}
-				else
-					check_assign_cast(cs, stmt, first, var_type(cs, assign->varno));
-				if (var_type(cs, assign->varno) == REFCURSOROID)
-					check_refcursor_literal(cs, stmt, first);
-				if (cs->estate->datums[assign->varno]->dtype == PLN_DTYPE_REC)
-					assign_record_shape(cs, (PlnRec *) cs->estate->datums[assign->varno], first);
-				mark_dno(cs, assign->varno, cs->written);
-				cs->sanitized[assign->varno] = is_sanitized_value(first);
-				break;
-			}
-		case PLN_STMT_IF:
-			{
-				PlnStmtIf  *ifs = (PlnStmtIf *) stmt;
-
-				check_condition(cs, stmt, ifs->cond);
-				foreach(lc, ifs->elsif_list)
-					check_condition(cs, stmt, ((PlnIfElsif *) lfirst(lc))->cond);
-				break;
-			}
-		case PLN_STMT_CASE:
-			{
-				PlnStmtCase *cases = (PlnStmtCase *) stmt;
-
-				desc = check_expr(cs, stmt, cases->t_expr, NULL);
-				if (desc != NULL && desc->natts == 1)
-					(void) pln_case_search_var(cs->estate, cases,
-											   TupleDescAttr(desc, 0)->atttypid,
-											   TupleDescAttr(desc, 0)->atttypmod);
-				if (cases->t_expr == NULL || desc != NULL)
-				{
-					foreach(lc, cases->case_when_list)
-						(void) check_expr(cs, stmt, ((PlnCaseWhen *) lfirst(lc))->expr, NULL);
-				}
-				break;
-			}
-		case PLN_STMT_LOOP:
-			break;
-		case PLN_STMT_WHILE:
-			check_condition(cs, stmt, ((PlnStmtWhile *) stmt)->cond);
-			break;
-		case PLN_STMT_FORI:
-			{
-				PlnStmtForI *fori = (PlnStmtForI *) stmt;
-
-				(void) check_value_expr(cs, stmt, fori->lower, NULL);
-				(void) check_value_expr(cs, stmt, fori->upper, NULL);
-				(void) check_value_expr(cs, stmt, fori->step, NULL);
-				mark_dno(cs, fori->var->dno, cs->written);
-				break;
-			}
-		case PLN_STMT_FORS:
-			{
-				PlnStmtForS *fors = (PlnStmtForS *) stmt;
-
-				desc = check_expr(cs, stmt, fors->query, NULL);
-				check_target(cs, stmt, fors->var, desc);
-				break;
-			}
-		case PLN_STMT_FORC:
-			{
-				PlnStmtForC *forc = (PlnStmtForC *) stmt;
-
-				mark_dno(cs, forc->curvar, cs->read);
-				(void) check_expr(cs, stmt, forc->argquery, NULL);
-				desc = check_expr(cs, stmt, cursor_query(cs, forc->curvar), NULL);
-				check_target(cs, stmt, forc->var, desc);
-				break;
-			}
-		case PLN_STMT_EXIT:
-			check_condition(cs, stmt, ((PlnStmtExit *) stmt)->cond);
-			break;
-		case PLN_STMT_RETURN:
-			check_return_value(cs, (PlnStmtReturn *) stmt);
-			break;
-		case PLN_STMT_RAISE:
-			{
-				PlnStmtRaise *raise = (PlnStmtRaise *) stmt;
-
-				foreach(lc, raise->params)
-					(void) check_value_expr(cs, stmt, (PlnExpr *) lfirst(lc), NULL);
-				foreach(lc, raise->options)
-					(void) check_value_expr(cs, stmt, ((PlnRaiseOption *) lfirst(lc))->expr, NULL);
-				break;
-			}
-		case PLN_STMT_ASSERT:
-			check_condition(cs, stmt, ((PlnStmtAssert *) stmt)->cond);
-			(void) check_expr(cs, stmt, ((PlnStmtAssert *) stmt)->message, NULL);
-			break;
-		case PLN_STMT_EXECSQL:
-			{
-				PlnStmtExecSql *sql = (PlnStmtExecSql *) stmt;
-
-				desc = check_expr(cs, stmt, sql->sqlstmt, NULL);
-				check_query_in_query_loop(cs, stmt, sql->sqlstmt);
-				if (desc != NULL && !sql->into && !sql->is_call)
-					warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_SYNTAX_ERROR,
-						 pstrdup("query has no destination for result data"),
-						 NULL,
-						 pstrdup("If you want to discard the results of a SELECT, use PERFORM instead."));
-				if (sql->into)
-					check_target(cs, stmt, sql->target, desc);
-				break;
-			}
-		case PLN_STMT_PERFORM:
-			{
-				PlnExpr    *expr = ((PlnStmtPerform *) stmt)->expr;
-				List	   *pragmas = pln_pragma_strings(expr ? expr->query : NULL);
-
-				if (pragmas != NIL)
-					apply_pragmas(cs, stmt, pragmas);
-				else
-					(void) check_expr(cs, stmt, expr, NULL);
-				break;
-			}
-		case PLN_STMT_GETDIAG:
-			if (((PlnStmtGetDiag *) stmt)->is_stacked && cs->handler_depth == 0)
-				warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_STACKED_DIAGNOSTICS_ACCESSED_WITHOUT_ACTIVE_HANDLER,
-					 pstrdup("GET STACKED DIAGNOSTICS cannot be used outside an exception handler"),
-					 NULL, NULL);
-			foreach(lc, ((PlnStmtGetDiag *) stmt)->diag_items)
-			{
-				int			target = ((PlnDiagItem *) lfirst(lc))->target;
-
-				check_recfield_target(cs, stmt, target);
-				mark_dno(cs, target, cs->written);
-			}
-			break;
-		case PLN_STMT_DYNEXECUTE:
-			{
-				PlnStmtDynExecute *dyn = (PlnStmtDynExecute *) stmt;
-
-				bool		known;
-
-				desc = check_dynamic_query(cs, stmt, dyn->query, dyn->params,
-										   dyn->into, &known);
-				if (dyn->into)
-				{
-					check_target(cs, stmt, dyn->target, desc);
-					if (!known)
-						warn_unknown_dynamic_record(cs, stmt, dyn->target);
-				}
-				break;
-			}
-		case PLN_STMT_DYNFORS:
-			{
-				PlnStmtDynForS *dyn = (PlnStmtDynForS *) stmt;
-
-				bool		known;
-
-				desc = check_dynamic_query(cs, stmt, dyn->query, dyn->params,
-										   false, &known);
-				check_target(cs, stmt, dyn->var, desc);
-				if (!known)
-					warn_unknown_dynamic_record(cs, stmt, dyn->var);
-				break;
-			}
-		case PLN_STMT_OPEN:
-			{
-				PlnStmtOpen *open = (PlnStmtOpen *) stmt;
-
-				/* OPEN sets the cursor variable; FETCH, CLOSE, RETURN read it */
-				mark_dno(cs, open->curvar, cs->written);
-				/* an unbound cursor gets the portal name: it is assigned */
-				if (cursor_query(cs, open->curvar) == NULL &&
-					((PlnVariable *) cs->estate->datums[open->curvar])->isconst)
-					warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_ERROR_IN_ASSIGNMENT,
-						 psprintf("variable \"%s\" is declared CONSTANT",
-								  ((PlnVariable *) cs->estate->datums[open->curvar])->refname),
-						 NULL, NULL);
-				(void) check_expr(cs, stmt, open->argquery, NULL);
-				cs->opened[open->curvar] = check_expr(cs, stmt, open->query, NULL);
-				if (open->query == NULL && open->dynquery == NULL)
-					(void) check_expr(cs, stmt, cursor_query(cs, open->curvar), NULL);
-				if (open->dynquery != NULL)
-				{
-					bool		known;
-
-					(void) check_dynamic_query(cs, stmt, open->dynquery,
-											   open->params, false, &known);
-				}
-				break;
-			}
-		case PLN_STMT_FETCH:
-			{
-				PlnStmtFetch *fetch = (PlnStmtFetch *) stmt;
-
-				mark_dno(cs, fetch->curvar, cs->read);
-				(void) check_expr(cs, stmt, fetch->expr, NULL);
-				desc = NULL;
-				/* the target takes the shape of a bound cursor's query */
-				if (fetch->target != NULL && cursor_query(cs, fetch->curvar) != NULL)
-					desc = check_expr(cs, stmt, cursor_query(cs, fetch->curvar), NULL);
-				else if (fetch->target != NULL)
-					desc = cs->opened[fetch->curvar];
-				check_target(cs, stmt, fetch->target, desc);
-				break;
-			}
-		case PLN_STMT_CLOSE:
-			mark_dno(cs, ((PlnStmtClose *) stmt)->curvar, cs->read);
-			break;
-		case PLN_STMT_RETURN_NEXT:
-			{
-				PlnStmtReturnNext *next = (PlnStmtReturnNext *) stmt;
-
-				if (next->retvarno >= 0)
-				{
-					mark_dno(cs, next->retvarno, cs->read);
-					if (returns_scalar(cs, true))
-						check_assign_cast_type(cs, stmt,
-											   var_type(cs, next->retvarno),
-											   cs->func->fn_rettype);
-					else
-						check_composite_result(cs, stmt,
-											   variable_row_desc(cs, next->retvarno), true, true);
-				}
-				check_scalar_result(cs, stmt, next->expr, true);
-				break;
-			}
-		case PLN_STMT_RETURN_QUERY:
-			{
-				PlnStmtReturnQuery *rq = (PlnStmtReturnQuery *) stmt;
-
-				cs->returns_query = true;
-				desc = check_expr(cs, stmt, rq->query, NULL);
-				if (rq->query != NULL)
-					check_result_shape(cs, stmt, desc);
-				if (rq->dynquery != NULL)
-				{
-					bool		known;
-
-					desc = check_dynamic_query(cs, stmt, rq->dynquery,
-											   rq->params, false, &known);
-					check_result_shape(cs, stmt, desc);
-				}
-				break;
-			}
-		case PLN_STMT_FOREACH_A:
-			{
-				PlnStmtForeachA *fe = (PlnStmtForeachA *) stmt;
-
-				Node	   *arr;
-
-				(void) check_value_expr(cs, stmt, fe->expr, &arr);
-				check_foreach_target(cs, stmt, fe, arr);
-				mark_dno(cs, fe->varno, cs->written);
-				break;
-			}
-		case PLN_STMT_COMMIT:
-		case PLN_STMT_ROLLBACK:
-			needs_at_least(cs, PROVOLATILE_VOLATILE);
-			/* as the statement's run would fail */
-			if (cs->func->fn_prokind != PROKIND_PROCEDURE && cs->func->fn_oid != InvalidOid)
-				warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_TRANSACTION_TERMINATION,
-					 pstrdup("invalid transaction termination"), NULL, NULL);
-			else if (cs->subxact_depth > 0)
-				warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_TRANSACTION_TERMINATION,
-					 pstrdup(stmt->cmd_type == PLN_STMT_COMMIT ?
-							 "cannot commit while a subtransaction is active" :
-							 "cannot roll back while a subtransaction is active"),
-					 NULL, NULL);
-			break;
-	}
 }
 
 /* Does the expression read a variable (or call anything volatile)? */
@@ -2571,16 +2226,53 @@ mentions_params(const char *sql)
  * analyse it, with the USING values' types.  Returns the shape of its
  * result (NULL if unknown or none); *known tells whether it was known.
  */
+typedef struct DynamicQueryArgs
+{
+	CheckState *cs;
+	PlnStmt    *stmt;
+	const char *sql;
+	int			nparams;
+	Oid		   *argtypes;
+	TupleDesc	result;			/* out: the last result shape, or NULL */
+	bool		returns;		/* out: does it return rows? */
+} DynamicQueryArgs;
+
+/* check_dynamic_query's analysis, in its subtransaction */
+static void
+dynamic_query_work(void *arg)
+{
+	DynamicQueryArgs *args = (DynamicQueryArgs *) arg;
+	MemoryContext oldcontext = CurrentMemoryContext;
+	SPIPlanPtr	plan = SPI_prepare(args->sql, args->nparams, args->argtypes);
+	ListCell   *lc;
+
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed for \"%s\": %s",
+			 args->sql, SPI_result_code_string(SPI_result));
+	foreach(lc, SPI_plan_get_plan_sources(plan))
+	{
+		CachedPlanSource *ps = (CachedPlanSource *) lfirst(lc);
+
+		if (ps->resultDesc != NULL)
+		{
+			MemoryContextSwitchTo(oldcontext);
+			args->result = CreateTupleDescCopy(ps->resultDesc);
+			args->returns = true;
+		}
+		check_analysed(args->cs, args->stmt, ps);
+	}
+	SPI_freeplan(plan);
+}
+
 static TupleDesc
 check_dynamic_query(CheckState *cs, PlnStmt *stmt, PlnExpr *query,
 					List *params, bool into, bool *known)
 {
-	MemoryContext oldcontext = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
 	Node	   *first = check_dynamic_string(cs, stmt, query);
 	int			nparams = list_length(params);
 	Oid		   *argtypes = palloc0(sizeof(Oid) * Max(nparams, 1));
-	TupleDesc volatile result = NULL;
+	DynamicQueryArgs args;
+	ErrorData  *edata;
 	char	   *sql;
 	bool		literal;
 	bool		from_format;
@@ -2612,67 +2304,38 @@ check_dynamic_query(CheckState *cs, PlnStmt *stmt, PlnExpr *query,
 			 pstrdup("values passed to EXECUTE statement by USING clause was not used"),
 			 NULL, NULL);
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcontext);
-	PG_TRY();
+	memset(&args, 0, sizeof(args));
+	args.cs = cs;
+	args.stmt = stmt;
+	args.sql = sql;
+	args.nparams = nparams;
+	args.argtypes = argtypes;
+	edata = pln_try_in_subtransaction(dynamic_query_work, &args, false);
+	if (edata == NULL)
 	{
-		SPIPlanPtr	plan = SPI_prepare(sql, nparams, argtypes);
-		bool		returns = false;
-
-		if (plan == NULL)
-			elog(ERROR, "SPI_prepare failed for \"%s\": %s",
-				 sql, SPI_result_code_string(SPI_result));
-		foreach(lc, SPI_plan_get_plan_sources(plan))
-		{
-			CachedPlanSource *ps = (CachedPlanSource *) lfirst(lc);
-
-			if (ps->resultDesc != NULL)
-			{
-				MemoryContextSwitchTo(oldcontext);
-				result = CreateTupleDescCopy(ps->resultDesc);
-				returns = true;
-			}
-			check_analysed(cs, stmt, ps);
-		}
-		SPI_freeplan(plan);
-		ReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-		if (into && !returns)
+		if (into && !args.returns)
 			warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INTERNAL_ERROR,
 				 pstrdup("expression does not return data"), NULL, NULL);
+		return args.result;
 	}
-	PG_CATCH();
+
+	/*
+	 * From format(), the placeholders stand in for what is known at run
+	 * time only: only a syntax error is the string's own, and not even
+	 * that where a %L literal could hold anything.
+	 */
+	if (!from_format ||
+		(edata->sqlerrcode == ERRCODE_SYNTAX_ERROR && !literal))
 	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(oldcontext);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-		result = NULL;
-
-		/*
-		 * From format(), the placeholders stand in for what is known at
-		 * run time only: only a syntax error is the string's own, and not
-		 * even that where a %L literal could hold anything.
-		 */
-		if (!from_format ||
-			(edata->sqlerrcode == ERRCODE_SYNTAX_ERROR && !literal))
+		if (edata->internalquery == NULL)
 		{
-			if (edata->internalquery == NULL)
-			{
-				edata->internalquery = sql;
-				edata->internalpos = edata->cursorpos;
-			}
-			add_error_finding(cs, stmt, edata);
+			edata->internalquery = sql;
+			edata->internalpos = edata->cursorpos;
 		}
-		FreeErrorData(edata);
+		add_error_finding(cs, stmt, edata);
 	}
-	PG_END_TRY();
-	return result;
+	FreeErrorData(edata);
+	return NULL;
 }
 
 /*
@@ -2691,28 +2354,41 @@ warn_unknown_dynamic_record(CheckState *cs, PlnStmt *stmt, PlnVariable *target)
 		 pstrdup("Don't use dynamic SQL and record type together, when you would check function."));
 }
 
-/* The statements of a list (at any depth) that need a savepoint */
+/* count_impure's walk */
+typedef struct CountImpure
+{
+	CheckState *cs;
+	int			n;
+	PlnStmt    *last;
+} CountImpure;
+
+static PlnWalkResult
+count_impure_stmt(PlnStmt *stmt, int depth, void *arg)
+{
+	CountImpure *ci = (CountImpure *) arg;
+
+	if (ci->cs->why[stmt->stmtid] != NULL)
+	{
+		ci->n++;
+		ci->last = stmt;
+	}
+	return PLN_WALK_CONTINUE;
+}
+
+/*
+ * The statements of a list (at any depth) that need a savepoint; *last is
+ * set to the last of them in text order, if any
+ */
 static int
 count_impure(CheckState *cs, List *stmts, PlnStmt **last)
 {
-	ListCell   *lc;
-	int			n = 0;
+	static const PlnStmtWalker walker = {.stmt = count_impure_stmt};
+	CountImpure ci = {cs, 0, NULL};
 
-	check_stack_depth();
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
-
-		if (cs->why[stmt->stmtid] != NULL)
-		{
-			n++;
-			*last = stmt;
-		}
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			n += count_impure(cs, (List *) lfirst(b), last);
-	}
-	return n;
+	(void) pln_walk_stmts(stmts, &walker, &ci);
+	if (ci.last != NULL)
+		*last = ci.last;
+	return ci.n;
 }
 
 /*
@@ -2772,75 +2448,463 @@ check_savepoint_start(CheckState *cs, PlnStmtBlock *block)
 		 pstrdup("Nothing in the block runs before its savepoint: it costs what a PL/pgSQL exception block costs."));
 }
 
+/* ----------
+ * The checks of a statement's own SQL and targets, before its bodies: one
+ * function per statement node, check_<node>, found through the table
+ * check_stmt_own below
+ * ----------
+ */
+
 static void
-check_stmts(CheckState *cs, List *stmts)
+check_PlnStmtBlock(CheckState *cs, PlnStmt *stmt)
+{
+	check_declarations(cs, (PlnStmtBlock *) stmt);
+	check_savepoint_start(cs, (PlnStmtBlock *) stmt);
+}
+
+static void
+check_PlnStmtAssign(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtAssign *assign = (PlnStmtAssign *) stmt;
+	Node	   *first;
+
+	(void) check_expr(cs, stmt, assign->expr, &first);
+	(void) mark_reads((Node *) cs->last_query, cs);
+	check_growing_text(cs, assign, first);
+	if (first != NULL && IsA(first, SubscriptingRef) &&
+		((SubscriptingRef *) first)->refassgnexpr != NULL)
+	{
+		/* a[i] := x: x converts to the element type */
+		SubscriptingRef *sr = (SubscriptingRef *) first;
+
+		check_assign_cast(cs, stmt, (Node *) sr->refassgnexpr,
+						  sr->refelemtype);
+	}
+	else
+		check_assign_cast(cs, stmt, first, var_type(cs, assign->varno));
+	if (var_type(cs, assign->varno) == REFCURSOROID)
+		check_refcursor_literal(cs, stmt, first);
+	if (cs->estate->datums[assign->varno]->dtype == PLN_DTYPE_REC)
+		assign_record_shape(cs, (PlnRec *) cs->estate->datums[assign->varno], first);
+	mark_dno(cs, assign->varno, cs->written);
+	cs->sanitized[assign->varno] = is_sanitized_value(first);
+}
+
+static void
+check_PlnStmtIf(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtIf  *ifs = (PlnStmtIf *) stmt;
+	ListCell   *lc;
+
+	check_condition(cs, stmt, ifs->cond);
+	foreach(lc, ifs->elsif_list)
+		check_condition(cs, stmt, ((PlnIfElsif *) lfirst(lc))->cond);
+}
+
+static void
+check_PlnStmtCase(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtCase *cases = (PlnStmtCase *) stmt;
+	TupleDesc	desc;
+	ListCell   *lc;
+
+	desc = check_expr(cs, stmt, cases->t_expr, NULL);
+	if (desc != NULL && desc->natts == 1)
+		(void) pln_case_search_var(cs->estate, cases,
+								   TupleDescAttr(desc, 0)->atttypid,
+								   TupleDescAttr(desc, 0)->atttypmod);
+	if (cases->t_expr == NULL || desc != NULL)
+	{
+		foreach(lc, cases->case_when_list)
+			(void) check_expr(cs, stmt, ((PlnCaseWhen *) lfirst(lc))->expr, NULL);
+	}
+}
+
+static void
+check_PlnStmtLoop(CheckState *cs, PlnStmt *stmt)
+{
+	/* nothing of its own: its body is walked */
+}
+
+static void
+check_PlnStmtWhile(CheckState *cs, PlnStmt *stmt)
+{
+	check_condition(cs, stmt, ((PlnStmtWhile *) stmt)->cond);
+}
+
+static void
+check_PlnStmtForI(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtForI *fori = (PlnStmtForI *) stmt;
+
+	(void) check_value_expr(cs, stmt, fori->lower, NULL);
+	(void) check_value_expr(cs, stmt, fori->upper, NULL);
+	(void) check_value_expr(cs, stmt, fori->step, NULL);
+	mark_dno(cs, fori->var->dno, cs->written);
+}
+
+static void
+check_PlnStmtForS(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtForS *fors = (PlnStmtForS *) stmt;
+	TupleDesc	desc = check_expr(cs, stmt, fors->query, NULL);
+
+	check_target(cs, stmt, fors->var, desc);
+}
+
+static void
+check_PlnStmtForC(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtForC *forc = (PlnStmtForC *) stmt;
+	TupleDesc	desc;
+
+	mark_dno(cs, forc->curvar, cs->read);
+	(void) check_expr(cs, stmt, forc->argquery, NULL);
+	desc = check_expr(cs, stmt, cursor_query(cs, forc->curvar), NULL);
+	check_target(cs, stmt, forc->var, desc);
+}
+
+static void
+check_PlnStmtExit(CheckState *cs, PlnStmt *stmt)
+{
+	check_condition(cs, stmt, ((PlnStmtExit *) stmt)->cond);
+}
+
+static void
+check_PlnStmtReturn(CheckState *cs, PlnStmt *stmt)
+{
+	check_return_value(cs, (PlnStmtReturn *) stmt);
+}
+
+static void
+check_PlnStmtRaise(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtRaise *raise = (PlnStmtRaise *) stmt;
+	ListCell   *lc;
+
+	foreach(lc, raise->params)
+		(void) check_value_expr(cs, stmt, (PlnExpr *) lfirst(lc), NULL);
+	foreach(lc, raise->options)
+		(void) check_value_expr(cs, stmt, ((PlnRaiseOption *) lfirst(lc))->expr, NULL);
+}
+
+static void
+check_PlnStmtAssert(CheckState *cs, PlnStmt *stmt)
+{
+	check_condition(cs, stmt, ((PlnStmtAssert *) stmt)->cond);
+	(void) check_expr(cs, stmt, ((PlnStmtAssert *) stmt)->message, NULL);
+}
+
+static void
+check_PlnStmtExecSql(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtExecSql *sql = (PlnStmtExecSql *) stmt;
+	TupleDesc	desc;
+
+	desc = check_expr(cs, stmt, sql->sqlstmt, NULL);
+	check_query_in_query_loop(cs, stmt, sql->sqlstmt);
+	if (desc != NULL && !sql->into && !sql->is_call)
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_SYNTAX_ERROR,
+			 pstrdup("query has no destination for result data"),
+			 NULL,
+			 pstrdup("If you want to discard the results of a SELECT, use PERFORM instead."));
+	if (sql->into)
+		check_target(cs, stmt, sql->target, desc);
+}
+
+static void
+check_PlnStmtPerform(CheckState *cs, PlnStmt *stmt)
+{
+	PlnExpr    *expr = ((PlnStmtPerform *) stmt)->expr;
+	List	   *pragmas = pln_pragma_strings(expr ? expr->query : NULL);
+
+	if (pragmas != NIL)
+		apply_pragmas(cs, stmt, pragmas);
+	else
+		(void) check_expr(cs, stmt, expr, NULL);
+}
+
+static void
+check_PlnStmtGetDiag(CheckState *cs, PlnStmt *stmt)
 {
 	ListCell   *lc;
-	bool		unreachable = false;
-	bool		saved_disabled[PLN_PRAGMA_NWHAT];
 
-	check_stack_depth();
-	/* a pragma holds to the end of the list it is in */
-	memcpy(saved_disabled, cs->disabled, sizeof(saved_disabled));
-
-	foreach(lc, stmts)
+	if (((PlnStmtGetDiag *) stmt)->is_stacked && cs->handler_depth == 0)
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_STACKED_DIAGNOSTICS_ACCESSED_WITHOUT_ACTIVE_HANDLER,
+			 pstrdup("GET STACKED DIAGNOSTICS cannot be used outside an exception handler"),
+			 NULL, NULL);
+	foreach(lc, ((PlnStmtGetDiag *) stmt)->diag_items)
 	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		int			scope_len = list_length(cs->scope);
-		ListCell   *b;
+		int			target = ((PlnDiagItem *) lfirst(lc))->target;
 
-		CHECK_FOR_INTERRUPTS();
-		if (cs->stop)
-			return;
-		if (unreachable)
-		{
-			warn(cs, stmt, PLN_CHECK_WARNING_EXTRA,
-				 ERRCODE_SUCCESSFUL_COMPLETION,
-				 pstrdup("unreachable code"), NULL, NULL);
-			unreachable = false;	/* once per list */
-		}
-
-		check_stmt_own(cs, stmt);
-		if (stmt->cmd_type == PLN_STMT_BLOCK)
-			check_savepoint_start(cs, (PlnStmtBlock *) stmt);
-
-		if (is_loop(stmt))
-			cs->loop_depth++;
-		if (stmt->cmd_type == PLN_STMT_FORS)
-			cs->query_loops = lappend(cs->query_loops, stmt);
-		foreach(b, pln_stmt_nested_bodies(stmt))
-		{
-			List	   *body = (List *) lfirst(b);
-			bool		handled = false;
-			bool		handler = false;
-
-			/*
-			 * A block with handlers runs its body in a subtransaction and
-			 * its handlers outside it, where the error is active.
-			 */
-			if (stmt->cmd_type == PLN_STMT_BLOCK &&
-				((PlnStmtBlock *) stmt)->exceptions != NULL)
-			{
-				handled = (body == ((PlnStmtBlock *) stmt)->body);
-				handler = !handled;
-			}
-			cs->subxact_depth += handled;
-			cs->handler_depth += handler;
-			check_stmts(cs, body);
-			cs->subxact_depth -= handled;
-			cs->handler_depth -= handler;
-		}
-		if (stmt->cmd_type == PLN_STMT_FORS)
-			cs->query_loops = list_delete_last(cs->query_loops);
-		if (is_loop(stmt))
-			cs->loop_depth--;
-		cs->scope = list_truncate(cs->scope, scope_len);
-
-		if (stmt_never_ends(stmt) && lnext(stmts, lc) != NULL)
-			unreachable = true;
+		check_recfield_target(cs, stmt, target);
+		mark_dno(cs, target, cs->written);
 	}
-	memcpy(cs->disabled, saved_disabled, sizeof(saved_disabled));
 }
+
+/*
+ * A dynamic query whose rows go to target (none if NULL): analysed, and
+ * the target checked against its shape, or warned about if the query is
+ * not known now
+ */
+static void
+check_dynamic_into(CheckState *cs, PlnStmt *stmt, PlnExpr *query,
+				   List *params, bool into, PlnVariable *target)
+{
+	bool		known;
+	TupleDesc	desc = check_dynamic_query(cs, stmt, query, params, into,
+										   &known);
+
+	if (target == NULL)
+		return;
+	check_target(cs, stmt, target, desc);
+	if (!known)
+		warn_unknown_dynamic_record(cs, stmt, target);
+}
+
+static void
+check_PlnStmtDynExecute(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtDynExecute *dyn = (PlnStmtDynExecute *) stmt;
+
+	check_dynamic_into(cs, stmt, dyn->query, dyn->params, dyn->into,
+					   dyn->into ? dyn->target : NULL);
+}
+
+static void
+check_PlnStmtDynForS(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtDynForS *dyn = (PlnStmtDynForS *) stmt;
+
+	check_dynamic_into(cs, stmt, dyn->query, dyn->params, false, dyn->var);
+}
+
+static void
+check_PlnStmtOpen(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtOpen *open = (PlnStmtOpen *) stmt;
+	PlnVariable *curvar = (PlnVariable *) cs->estate->datums[open->curvar];
+
+	/* OPEN sets the cursor variable; FETCH, CLOSE, RETURN read it */
+	mark_dno(cs, open->curvar, cs->written);
+	/* an unbound cursor gets the portal name: it is assigned */
+	if (cursor_query(cs, open->curvar) == NULL && curvar->isconst)
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_ERROR_IN_ASSIGNMENT,
+			 psprintf("variable \"%s\" is declared CONSTANT", curvar->refname),
+			 NULL, NULL);
+	(void) check_expr(cs, stmt, open->argquery, NULL);
+	cs->opened[open->curvar] = check_expr(cs, stmt, open->query, NULL);
+	if (open->query == NULL && open->dynquery == NULL)
+		(void) check_expr(cs, stmt, cursor_query(cs, open->curvar), NULL);
+	if (open->dynquery != NULL)
+	{
+		bool		known;
+
+		(void) check_dynamic_query(cs, stmt, open->dynquery,
+								   open->params, false, &known);
+	}
+}
+
+static void
+check_PlnStmtFetch(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtFetch *fetch = (PlnStmtFetch *) stmt;
+	TupleDesc	desc = NULL;
+
+	mark_dno(cs, fetch->curvar, cs->read);
+	(void) check_expr(cs, stmt, fetch->expr, NULL);
+	/* the target takes the shape of a bound cursor's query */
+	if (fetch->target != NULL && cursor_query(cs, fetch->curvar) != NULL)
+		desc = check_expr(cs, stmt, cursor_query(cs, fetch->curvar), NULL);
+	else if (fetch->target != NULL)
+		desc = cs->opened[fetch->curvar];
+	check_target(cs, stmt, fetch->target, desc);
+}
+
+static void
+check_PlnStmtClose(CheckState *cs, PlnStmt *stmt)
+{
+	mark_dno(cs, ((PlnStmtClose *) stmt)->curvar, cs->read);
+}
+
+static void
+check_PlnStmtReturnNext(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtReturnNext *next = (PlnStmtReturnNext *) stmt;
+
+	if (next->retvarno >= 0)
+	{
+		mark_dno(cs, next->retvarno, cs->read);
+		if (returns_scalar(cs, true))
+			check_assign_cast_type(cs, stmt,
+								   var_type(cs, next->retvarno),
+								   cs->func->fn_rettype);
+		else
+			check_composite_result(cs, stmt,
+								   variable_row_desc(cs, next->retvarno), true, true);
+	}
+	check_scalar_result(cs, stmt, next->expr, true);
+}
+
+static void
+check_PlnStmtReturnQuery(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtReturnQuery *rq = (PlnStmtReturnQuery *) stmt;
+	TupleDesc	desc;
+
+	cs->returns_query = true;
+	desc = check_expr(cs, stmt, rq->query, NULL);
+	if (rq->query != NULL)
+		check_result_shape(cs, stmt, desc);
+	if (rq->dynquery != NULL)
+	{
+		bool		known;
+
+		desc = check_dynamic_query(cs, stmt, rq->dynquery,
+								   rq->params, false, &known);
+		check_result_shape(cs, stmt, desc);
+	}
+}
+
+static void
+check_PlnStmtForeachA(CheckState *cs, PlnStmt *stmt)
+{
+	PlnStmtForeachA *fe = (PlnStmtForeachA *) stmt;
+	Node	   *arr;
+
+	(void) check_value_expr(cs, stmt, fe->expr, &arr);
+	check_foreach_target(cs, stmt, fe, arr);
+	mark_dno(cs, fe->varno, cs->written);
+}
+
+/* COMMIT and ROLLBACK */
+static void
+check_PlnStmtCommit(CheckState *cs, PlnStmt *stmt)
+{
+	needs_at_least(cs, PROVOLATILE_VOLATILE);
+	/* as the statement's run would fail */
+	if (cs->func->fn_prokind != PROKIND_PROCEDURE && cs->func->fn_oid != InvalidOid)
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_TRANSACTION_TERMINATION,
+			 pstrdup("invalid transaction termination"), NULL, NULL);
+	else if (cs->subxact_depth > 0)
+		warn(cs, stmt, PLN_CHECK_ERROR, ERRCODE_INVALID_TRANSACTION_TERMINATION,
+			 pstrdup(stmt->cmd_type == PLN_STMT_COMMIT ?
+					 "cannot commit while a subtransaction is active" :
+					 "cannot roll back while a subtransaction is active"),
+			 NULL, NULL);
+}
+
+/*
+ * By statement kind, its check_<node>: generated from pln_stmtkinds.h, so
+ * that a new kind without its function does not compile
+ */
+typedef void (*CheckStmtOwn) (CheckState *cs, PlnStmt *stmt);
+
+static const CheckStmtOwn check_stmt_own[PLN_STMT_NKINDS] = {
+#define PLN_STMT_KIND(kind, node, name, lazy, nests, bodies, rows, quiet, exec, describe) \
+	[kind] = check_##node,
+#include "compile/pln_stmtkinds.h"
+#undef PLN_STMT_KIND
+};
+
+/* ----------
+ * The walk (pln_walk_stmts): each statement's own checks, and what holds
+ * inside a nested body
+ * ----------
+ */
+
+static PlnWalkResult
+check_walk_stmt(PlnStmt *stmt, int depth, void *arg)
+{
+	CheckState *cs = (CheckState *) arg;
+
+	CHECK_FOR_INTERRUPTS();
+	if (cs->stop)
+		return PLN_WALK_STOP;
+	if (cs->unreachable)
+	{
+		warn(cs, stmt, PLN_CHECK_WARNING_EXTRA,
+			 ERRCODE_SUCCESSFUL_COMPLETION,
+			 pstrdup("unreachable code"), NULL, NULL);
+		/* once: the next one is reported only if this one never ends */
+		cs->unreachable = false;
+	}
+	check_stmt_own[stmt->cmd_type] (cs, stmt);
+	return PLN_WALK_CONTINUE;
+}
+
+/*
+ * What a nested body adds to the depths around its statements: step is 1
+ * as the body begins, -1 as it ends
+ */
+static void
+step_body_depths(CheckState *cs, PlnStmt *stmt, const PlnNestedBody *body,
+				 int step)
+{
+	/*
+	 * A block with handlers runs its body in a subtransaction and its
+	 * handlers outside it, where the error is active.
+	 */
+	if (body->role == PLN_BODY_BLOCK &&
+		((PlnStmtBlock *) stmt)->exceptions != NULL)
+		cs->subxact_depth += step;
+	else if (body->role == PLN_BODY_HANDLER)
+		cs->handler_depth += step;
+	else if (body->role == PLN_BODY_LOOP)
+		cs->loop_depth += step;
+}
+
+static PlnWalkResult
+check_walk_body(PlnStmt *stmt, const PlnNestedBody *body, int depth,
+				void *arg)
+{
+	CheckState *cs = (CheckState *) arg;
+	bool	   *saved = palloc(sizeof(cs->disabled));
+
+	/* a pragma holds to the end of the list it is in */
+	memcpy(saved, cs->disabled, sizeof(cs->disabled));
+	cs->saved_disabled = lappend(cs->saved_disabled, saved);
+	step_body_depths(cs, stmt, body, 1);
+	if (stmt->cmd_type == PLN_STMT_FORS)
+		cs->query_loops = lappend(cs->query_loops, stmt);
+	return PLN_WALK_CONTINUE;
+}
+
+static void
+check_walk_body_done(PlnStmt *stmt, const PlnNestedBody *body, void *arg)
+{
+	CheckState *cs = (CheckState *) arg;
+	bool	   *saved = (bool *) llast(cs->saved_disabled);
+
+	memcpy(cs->disabled, saved, sizeof(cs->disabled));
+	pfree(saved);
+	cs->saved_disabled = list_delete_last(cs->saved_disabled);
+	step_body_depths(cs, stmt, body, -1);
+	if (stmt->cmd_type == PLN_STMT_FORS)
+		cs->query_loops = list_delete_last(cs->query_loops);
+	/* the body's last statement has no next one to be unreachable */
+	cs->unreachable = false;
+}
+
+static void
+check_walk_stmt_done(PlnStmt *stmt, void *arg)
+{
+	CheckState *cs = (CheckState *) arg;
+
+	/* a block's declarations (check_declarations) end with it */
+	if (stmt->cmd_type == PLN_STMT_BLOCK)
+		cs->scope = list_truncate(cs->scope,
+								  list_length(cs->scope) -
+								  ((PlnStmtBlock *) stmt)->n_initvars);
+	cs->unreachable = stmt_never_ends(stmt);
+}
+
+static const PlnStmtWalker check_walker = {
+	.stmt = check_walk_stmt,
+	.body = check_walk_body,
+	.body_done = check_walk_body_done,
+	.stmt_done = check_walk_stmt_done,
+};
 
 /* ----------
  * After the walk: variables, the end of the function
@@ -2881,29 +2945,29 @@ is_out_param(PlnFunction *func, int dno)
 	return false;
 }
 
+static PlnWalkResult
+collect_declared_stmt(PlnStmt *stmt, int depth, void *arg)
+{
+	bool	   *declared = (bool *) arg;
+
+	if (stmt->cmd_type == PLN_STMT_BLOCK)
+	{
+		PlnStmtBlock *block = (PlnStmtBlock *) stmt;
+		int			i;
+
+		for (i = 0; i < block->n_initvars; i++)
+			declared[block->initvarnos[i]] = true;
+	}
+	return PLN_WALK_CONTINUE;
+}
+
 /* Collect the declared variables of every block */
 static void
 collect_declared(List *stmts, bool *declared)
 {
-	ListCell   *lc;
+	static const PlnStmtWalker walker = {.stmt = collect_declared_stmt};
 
-	check_stack_depth();
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
-
-		if (stmt->cmd_type == PLN_STMT_BLOCK)
-		{
-			PlnStmtBlock *block = (PlnStmtBlock *) stmt;
-			int			i;
-
-			for (i = 0; i < block->n_initvars; i++)
-				declared[block->initvarnos[i]] = true;
-		}
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			collect_declared((List *) lfirst(b), declared);
-	}
+	(void) pln_walk_stmts(stmts, &walker, declared);
 }
 
 static void
@@ -2962,25 +3026,17 @@ check_variables(CheckState *cs)
 	}
 }
 
+static PlnWalkResult
+is_return_stmt(PlnStmt *stmt, void *arg)
+{
+	return stmt->cmd_type == PLN_STMT_RETURN ? PLN_WALK_STOP : PLN_WALK_CONTINUE;
+}
+
 /* Is there a RETURN anywhere in the list? */
 static bool
 contains_return(List *stmts)
 {
-	ListCell   *lc;
-
-	check_stack_depth();
-	foreach(lc, stmts)
-	{
-		PlnStmt    *stmt = (PlnStmt *) lfirst(lc);
-		ListCell   *b;
-
-		if (stmt->cmd_type == PLN_STMT_RETURN)
-			return true;
-		foreach(b, pln_stmt_nested_bodies(stmt))
-			if (contains_return((List *) lfirst(b)))
-				return true;
-	}
-	return false;
+	return pln_stmts_any(stmts, is_return_stmt, NULL);
 }
 
 /*
@@ -3090,7 +3146,7 @@ check_compiled(CheckState *cs, PlnFunction *func)
 		if (cs->opts->performance_warnings)
 			cs->why = pln_savepoint_reasons(&estate, func);
 
-		check_stmts(cs, list_make1(func->action));
+		(void) pln_walk_stmt((PlnStmt *) func->action, &check_walker, cs);
 		if (!cs->stop)
 		{
 			check_missing_return(cs);
@@ -3155,18 +3211,40 @@ compile_for_check(CheckState *cs, Oid funcoid, MemoryContext oldcontext)
 	return func;
 }
 
+typedef struct CheckFunctionArgs
+{
+	CheckState *cs;
+	Oid			funcoid;
+	PlnFunction *compiled;
+} CheckFunctionArgs;
+
+/* pln_check_function's work, in its subtransaction */
+static void
+check_function_work(void *arg)
+{
+	CheckFunctionArgs *args = (CheckFunctionArgs *) arg;
+	PlnFunction *func = args->compiled;
+
+	if (func == NULL)
+		func = compile_for_check(args->cs, args->funcoid,
+								 CurrentMemoryContext);
+	if (func != NULL)
+		check_compiled(args->cs, func);
+}
+
 /*
  * Check a function (compiled: as called, or NULL to compile it as the
  * validator does); returns its findings (PlnCheckFinding), allocated in
  * the caller's memory context.  A failure to compile is a finding too.
- * Everything runs in a subtransaction that is rolled back.
+ * Everything runs in a subtransaction that is rolled back; an error the
+ * check does not catch as a finding is raised again after it.
  */
 List *
 pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 {
-	MemoryContext oldcontext = CurrentMemoryContext;
-	ResourceOwner oldowner = CurrentResourceOwner;
 	CheckState	cs;
+	CheckFunctionArgs args;
+	ErrorData  *edata;
 	int			rc;
 
 	memset(&cs, 0, sizeof(cs));
@@ -3181,31 +3259,17 @@ pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 	}
 	cs.opts = opts;
 	cs.needs_volatility = PROVOLATILE_IMMUTABLE;
-	cs.cxt = oldcontext;
+	cs.cxt = CurrentMemoryContext;
 
 	if ((rc = SPI_connect()) != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(oldcontext);
-	PG_TRY();
-	{
-		PlnFunction *func = compiled;
-
-		if (func == NULL)
-			func = compile_for_check(&cs, funcoid, oldcontext);
-
-		if (func != NULL)
-			check_compiled(&cs, func);
-	}
-	PG_FINALLY();
-	{
-		MemoryContextSwitchTo(oldcontext);
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(oldcontext);
-		CurrentResourceOwner = oldowner;
-	}
-	PG_END_TRY();
+	args.cs = &cs;
+	args.funcoid = funcoid;
+	args.compiled = compiled;
+	edata = pln_try_in_subtransaction(check_function_work, &args, true);
+	if (edata != NULL)
+		ReThrowError(edata);
 
 	if ((rc = SPI_finish()) != SPI_OK_FINISH)
 		elog(ERROR, "SPI_finish failed: %s", SPI_result_code_string(rc));

@@ -25,11 +25,8 @@
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "funcapi.h"
-#include "miscadmin.h"
-#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
-#include "utils/regproc.h"
 
 #include "plnimble.h"
 #include "tools/pln_check.h"
@@ -89,26 +86,27 @@ pln_check_routine_arg(FunctionCallInfo fcinfo, const char *fname)
 												CStringGetDatum(name)));
 }
 
-/*
- * The routine must run on plnimble, and the caller may check it only if
- * they may call it: analysis may run its immutable parts, as a call would.
- */
+const PlnWarningClass pln_warning_classes[PLN_NWARNING_CLASSES] = {
+	{PLN_CHECK_WARNING, "other_warnings",
+	offsetof(PlnCheckOptions, other_warnings), PLN_PRAGMA_OTHER_WARNINGS},
+	{PLN_CHECK_PERFORMANCE, "performance_warnings",
+	offsetof(PlnCheckOptions, performance_warnings), PLN_PRAGMA_PERFORMANCE_WARNINGS},
+	{PLN_CHECK_WARNING_EXTRA, "extra_warnings",
+	offsetof(PlnCheckOptions, extra_warnings), PLN_PRAGMA_EXTRA_WARNINGS},
+	{PLN_CHECK_SECURITY, "security_warnings",
+	offsetof(PlnCheckOptions, security_warnings), PLN_PRAGMA_SECURITY_WARNINGS},
+	{PLN_CHECK_COMPATIBILITY, "compatibility_warnings",
+	offsetof(PlnCheckOptions, compatibility_warnings), PLN_PRAGMA_COMPATIBILITY_WARNINGS},
+};
+
+/* all_warnings (on) and without_warnings (off): every class at once */
 void
-pln_check_routine_allowed(Oid funcoid, const char *fname)
+pln_check_set_all_warnings(PlnCheckOptions *opts, bool on)
 {
-	if (!pln_function_runs_on_plnimble(funcoid))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("function %s is not run by %s",
-						format_procedure(funcoid), PLN_OWN_TITLE)));
-	if (pln_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&
-		!pln_proc_ownercheck(funcoid, GetUserId()))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for function %s",
-						format_procedure(funcoid)),
-				 errdetail("%s() needs EXECUTE on the function, or its ownership, as calling it would.",
-						   fname)));
+	int			i;
+
+	for (i = 0; i < PLN_NWARNING_CLASSES; i++)
+		*pln_warning_option(opts, &pln_warning_classes[i]) = on;
 }
 
 static bool
@@ -187,15 +185,9 @@ check_arguments(FunctionCallInfo fcinfo, PlnCheckOptions *opts, int first,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("without_warnings and all_warnings cannot be true at the same time")));
 	if (without || all)
-	{
-		opts->other_warnings = all;
-		opts->performance_warnings = all;
-		opts->extra_warnings = all;
-		opts->security_warnings = all;
-		opts->compatibility_warnings = all;
-	}
+		pln_check_set_all_warnings(opts, all);
 
-	pln_check_routine_allowed(funcoid, fname);
+	pln_tool_may_analyse(funcoid, fname);
 
 	if (get_func_rettype(funcoid) == TRIGGEROID && OidIsValid(opts->relid) &&
 		get_rel_relkind(opts->relid) == '\0')

@@ -212,7 +212,7 @@ plnimble_show_dependency_tb(PG_FUNCTION_ARGS)
 	memset(&opts, 0, sizeof(opts));
 	opts.relid = PG_ARGISNULL(1) ? InvalidOid : PG_GETARG_OID(1);
 	opts.dependencies = &deps;
-	pln_check_routine_allowed(funcoid, "plnimble_show_dependency_tb");
+	pln_tool_may_analyse(funcoid, "plnimble_show_dependency_tb");
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	(void) pln_check_function(funcoid, &opts, NULL);
 

@@ -157,20 +157,19 @@ pln_pragma_parse(const char *str, PlnPragma *pragma, const char **why)
 			pragma->what = PLN_PRAGMA_CHECK;
 		else if (pg_strcasecmp(what, "tracer") == 0)
 			pragma->what = PLN_PRAGMA_TRACER;
-		else if (pg_strcasecmp(what, "other_warnings") == 0)
-			pragma->what = PLN_PRAGMA_OTHER_WARNINGS;
-		else if (pg_strcasecmp(what, "performance_warnings") == 0)
-			pragma->what = PLN_PRAGMA_PERFORMANCE_WARNINGS;
-		else if (pg_strcasecmp(what, "extra_warnings") == 0)
-			pragma->what = PLN_PRAGMA_EXTRA_WARNINGS;
-		else if (pg_strcasecmp(what, "security_warnings") == 0)
-			pragma->what = PLN_PRAGMA_SECURITY_WARNINGS;
-		else if (pg_strcasecmp(what, "compatibility_warnings") == 0)
-			pragma->what = PLN_PRAGMA_COMPATIBILITY_WARNINGS;
 		else
 		{
-			*why = "unknown check";
-			return false;
+			int			i;
+
+			for (i = 0; i < PLN_NWARNING_CLASSES; i++)
+				if (pg_strcasecmp(what, pln_warning_classes[i].name) == 0)
+					break;
+			if (i == PLN_NWARNING_CLASSES)
+			{
+				*why = "unknown check";
+				return false;
+			}
+			pragma->what = pln_warning_classes[i].pragma;
 		}
 		return true;
 	}
@@ -282,6 +281,7 @@ apply_incomment_option(char *item, PlnCheckOptions *opts)
 	char	   *name = item;
 	char	   *value = NULL;
 	bool		b;
+	int			i;
 
 	if (eq != NULL)
 	{
@@ -299,33 +299,26 @@ apply_incomment_option(char *item, PlnCheckOptions *opts)
 	if (*name == '\0')
 		return;
 
-#define BOOL_OPTION(optname, field) \
-	if (pg_strcasecmp(name, optname) == 0) \
-	{ \
-		if (incomment_bool(name, value, &b)) \
-			opts->field = b; \
-		return; \
+	if (pg_strcasecmp(name, "fatal_errors") == 0)
+	{
+		if (incomment_bool(name, value, &b))
+			opts->fatal_errors = b;
+		return;
 	}
-	BOOL_OPTION("fatal_errors", fatal_errors);
-	BOOL_OPTION("other_warnings", other_warnings);
-	BOOL_OPTION("performance_warnings", performance_warnings);
-	BOOL_OPTION("extra_warnings", extra_warnings);
-	BOOL_OPTION("security_warnings", security_warnings);
-	BOOL_OPTION("compatibility_warnings", compatibility_warnings);
-#undef BOOL_OPTION
+	for (i = 0; i < PLN_NWARNING_CLASSES; i++)
+	{
+		if (pg_strcasecmp(name, pln_warning_classes[i].name) != 0)
+			continue;
+		if (incomment_bool(name, value, &b))
+			*pln_warning_option(opts, &pln_warning_classes[i]) = b;
+		return;
+	}
 	if (pg_strcasecmp(name, "all_warnings") == 0 ||
 		pg_strcasecmp(name, "without_warnings") == 0)
 	{
 		if (incomment_bool(name, value, &b) && b)
-		{
-			bool		all = pg_strcasecmp(name, "all_warnings") == 0;
-
-			opts->other_warnings = all;
-			opts->performance_warnings = all;
-			opts->extra_warnings = all;
-			opts->security_warnings = all;
-			opts->compatibility_warnings = all;
-		}
+			pln_check_set_all_warnings(opts,
+									   pg_strcasecmp(name, "all_warnings") == 0);
 		return;
 	}
 	if (value != NULL && pg_strcasecmp(name, "relid") == 0)

@@ -28,20 +28,16 @@
 #include "postgres.h"
 
 #include "access/xact.h"
-#include "catalog/pg_language.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
-#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/regproc.h"
 #include "utils/resowner.h"
-#include "utils/syscache.h"
 
 #include "plnimble.h"
 #include "exec/pln_fast_conditions.h"
@@ -613,56 +609,6 @@ pln_savepoint_start(PlnExecState *estate, char **why, PlnStmtBlock *block)
 }
 
 /*
- * May the tool (its SQL name, for the message) analyse the function?  It
- * must run on plnimble, and since analysing it plans its expressions,
- * which may run its immutable parts, the user must be allowed to call it.
- */
-void
-pln_tool_may_analyse(Oid funcoid, const char *tool)
-{
-	if (!pln_function_runs_on_plnimble(funcoid))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("function %s is not run by %s",
-						format_procedure(funcoid), PLN_OWN_TITLE)));
-	if (pln_proc_aclcheck(funcoid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK &&
-		!pln_proc_ownercheck(funcoid, GetUserId()))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for function %s",
-						format_procedure(funcoid)),
-				 errdetail("%s needs EXECUTE on the function, or its ownership, as calling it would.",
-						   tool)));
-}
-
-/* Is the function's language one whose call handler is ours? */
-bool
-pln_function_runs_on_plnimble(Oid funcoid)
-{
-	HeapTuple	proctup;
-	HeapTuple	langtup;
-	Oid			handler;
-	char	   *handler_name;
-
-	proctup = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcoid));
-	if (!HeapTupleIsValid(proctup))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_FUNCTION),
-				 errmsg("function with OID %u does not exist", funcoid)));
-	langtup = SearchSysCache1(LANGOID,
-							  ObjectIdGetDatum(((Form_pg_proc) GETSTRUCT(proctup))->prolang));
-	if (!HeapTupleIsValid(langtup))
-		elog(ERROR, "cache lookup failed for language of function %u", funcoid);
-	handler = ((Form_pg_language) GETSTRUCT(langtup))->lanplcallfoid;
-	ReleaseSysCache(langtup);
-	ReleaseSysCache(proctup);
-
-	handler_name = OidIsValid(handler) ? get_func_name(handler) : NULL;
-	return handler_name != NULL &&
-		strcmp(handler_name, "plnimble_call_handler") == 0;
-}
-
-/*
  * plnimble_savepoint_plan(regprocedure) returns setof text
  */
 Datum
@@ -677,7 +623,7 @@ plnimble_savepoint_plan(PG_FUNCTION_ARGS)
 	List	   *top;
 	int			rc;
 
-	pln_tool_may_analyse(funcoid, "plnimble_savepoint_plan()");
+	pln_tool_may_analyse(funcoid, "plnimble_savepoint_plan");
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 

@@ -92,6 +92,32 @@ typedef struct PlnPragma
 	char	   *columns;		/* TYPE: "a int, b int"; TABLE: "(...)" */
 } PlnPragma;
 
+/*
+ * The classes of warnings (every finding but an error): the level of their
+ * findings, the option that asks for them (its name, as the SQL functions'
+ * arguments, the in-comment options and the disable:/enable: pragmas
+ * spell it; where it is in PlnCheckOptions) and the pragma that switches
+ * them.  One table (check_call.c), read by the checker, the argument and
+ * in-comment option readers and the pragma parser.
+ */
+typedef struct PlnWarningClass
+{
+	PlnCheckLevel level;
+	const char *name;
+	size_t		option;			/* offsetof a bool in PlnCheckOptions */
+	PlnPragmaWhat pragma;
+} PlnWarningClass;
+
+#define PLN_NWARNING_CLASSES 5
+extern const PlnWarningClass pln_warning_classes[PLN_NWARNING_CLASSES];
+
+/* The option of opts that asks for the class's warnings */
+static inline bool *
+pln_warning_option(PlnCheckOptions *opts, const PlnWarningClass *wc)
+{
+	return (bool *) ((char *) opts + wc->option);
+}
+
 /* check_pragma.c */
 extern List *pln_pragma_strings(const char *query);
 extern bool pln_pragma_parse(const char *str, PlnPragma *pragma,
@@ -110,7 +136,7 @@ extern void pln_check_at_first_call(PlnFunction *func,
 
 /* check_call.c */
 extern Oid	pln_check_routine_arg(FunctionCallInfo fcinfo, const char *fname);
-extern void pln_check_routine_allowed(Oid funcoid, const char *fname);
+extern void pln_check_set_all_warnings(PlnCheckOptions *opts, bool on);
 
 /* check_depend.c */
 extern void pln_check_collect_dependencies(List **deps, Query *query);

@@ -16,8 +16,6 @@
 
 /* explain.c */
 extern PGDLLEXPORT Datum plnimble_savepoint_plan(PG_FUNCTION_ARGS);
-extern bool pln_function_runs_on_plnimble(Oid funcoid);
-extern void pln_tool_may_analyse(Oid funcoid, const char *tool);
 extern char **pln_savepoint_reasons(PlnExecState *estate, PlnFunction *func);
 extern PlnStmt *pln_savepoint_start(PlnExecState *estate, char **why,
 									PlnStmtBlock *block);

@@ -1621,8 +1621,10 @@ raise_fast_call_error(PlnExecState *estate, PlnExpr *expr)
 {
 	ErrorData  *edata = estate->fast_call_error;
 
-	Assert(estate->func->fast_expr == expr);
+	Assert(estate->func->fast_expr == expr && expr->fast_error_pending);
 	estate->fast_call_error = NULL;
+	/* (the block's catch marks the expression failed, as for any error) */
+	expr->fast_error_pending = false;
 	expr->simple_in_use = true;
 	estate->simple_expr_running = expr;
 	ReThrowError(edata);

@@ -324,6 +324,28 @@ forget_plan_error(PlnExpr *expr)
 }
 
 /*
+ * Forget all that a failed preparation of the expression kept (for the
+ * plan view, which plans an expression inside a subtransaction of its own
+ * and, when that fails, leaves it to be planned again when the function
+ * runs): the planning error it remembered, and the plan, which
+ * exec_parse_plan has already moved out of SPI's memory (SPI_keepplan),
+ * so that nothing but SPI_freeplan frees it.  The preparation failed
+ * before the plan became simple, so no reference to it is held.
+ */
+void
+pln_discard_failed_plan(PlnExpr *expr)
+{
+	SPIPlanPtr	plan = expr->plan;
+
+	forget_plan_error(expr);
+	expr->generic_plan_failed = false;
+	expr->simple_expr = NULL;
+	expr->plan = NULL;
+	if (plan != NULL)
+		SPI_freeplan(plan);
+}
+
+/*
  * Called while the error is being thrown.  Keeps a copy of it in the
  * function's memory, with the CONTEXT lines that belong inside the call
  * (SPI's "SQL expression" line): ours and the callers' are added afresh

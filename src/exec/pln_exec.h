@@ -186,6 +186,7 @@ exec_eval_cleanup(PlnExecState *estate)
 /* exec_expr.c: expressions */
 extern void exec_prepare_plan(PlnExecState *estate, PlnExpr *expr,
 							  int cursorOptions);
+extern void pln_discard_failed_plan(PlnExpr *expr);
 extern bool pln_check_plan_before_block(PlnExpr *expr);
 extern bool pln_simple_plan_is_current(PlnExpr *expr);
 

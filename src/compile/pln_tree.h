@@ -271,6 +271,10 @@ typedef struct PlnExpr
 											 * transaction (the error was
 											 * caught): see
 											 * run_simple_expr_as_spi */
+	bool		fast_error_pending; /* simple_failed_lxid was set by the
+									 * fast entry handing a call over, and
+									 * the error is not raised again yet
+									 * (fast_call.c) */
 
 	/*
 	 * States for evaluations that start while the expression is busy in

@@ -42,7 +42,8 @@
  *   which raises it again where the expression would have raised it
  *   (raise_fast_call_error in exec_expr.c): the handler then runs as
  *   usual.  Nothing is evaluated twice, so asynchronous errors (a cancel)
- *   are neither swallowed nor replayed.
+ *   are neither swallowed nor replayed; one the ordinary path sees before
+ *   it raises the error again leaves the expression unmarked (hand_over).
  *
  * Copyright (c) 2026, the plnimble developers.
  * Licensed under the PostgreSQL License; see the LICENSE file.
@@ -92,6 +93,9 @@ struct PlnFastCall
  * again, which copies it, so each handover reuses it.
  */
 static MemoryContext handover_cxt = NULL;
+
+static Datum hand_over(FunctionCallInfo fcinfo, PlnFunction *func,
+					   PlnExpr *expr, ErrorData *error);
 
 /*
  * The shape the fast entry serves (FAST_SHAPE_CONDITIONS,
@@ -382,12 +386,9 @@ pln_fast_call(FunctionCallInfo fcinfo, PlnFunction *func)
 
 	/*
 	 * One the block catches: the ordinary path takes it from here.  The
-	 * expression is marked failed, as the block's catch will mark it; that
-	 * sends the ordinary path's evaluation of it where it raises the error
-	 * again (raise_fast_call_error in exec_expr.c).  The copy of the error
-	 * is needed only until then, which copies it.
+	 * copy of the error is needed only until the ordinary path raises it
+	 * again, which copies it.
 	 */
-	pln_simple_expr_failed(expr);
 	if (handover_cxt == NULL)
 		handover_cxt = AllocSetContextCreate(TopMemoryContext,
 											 "PL/nimble fast call error",
@@ -397,5 +398,47 @@ pln_fast_call(FunctionCallInfo fcinfo, PlnFunction *func)
 	error = CopyErrorData();
 	FlushErrorState();
 	MemoryContextSwitchTo(callcontext);
-	return pln_call_ordinary(fcinfo, func, error);
+	return hand_over(fcinfo, func, expr, error);
+}
+
+/*
+ * Hand a call whose expression raised an error that a handler of the
+ * block catches over to the ordinary path, which raises the error again
+ * where its RETURN evaluates the expression.  The expression is marked
+ * failed, as the block's catch will mark it: that sends the evaluation
+ * where it raises the error (raise_fast_call_error in exec_expr.c).
+ *
+ * Until then the ordinary path sets the call up and enters the block, as
+ * PL/pgSQL does before it evaluates the expression, and may fail there:
+ * a cancel or a statement timeout seen by its CHECK_FOR_INTERRUPTS, the
+ * stack depth, memory.  In PL/pgSQL's order of things the expression has
+ * not run then, so the mark must not stay: an error that leaves the call
+ * first takes it back here, and one the block catches first, in its catch
+ * (restore_call_state, savepoint.c).  Otherwise later evaluations in the
+ * transaction would run as SPI would, with SPI's CONTEXT line.  Whether
+ * the error was raised again is expr->fast_error_pending, kept in the
+ * expression rather than in a local variable because it changes between
+ * the sigsetjmp and the longjmp.
+ */
+static pg_noinline Datum
+hand_over(FunctionCallInfo fcinfo, PlnFunction *func, PlnExpr *expr,
+		  ErrorData *error)
+{
+	Datum		result;
+
+	pln_simple_expr_failed(expr);
+	expr->fast_error_pending = true;
+	PG_TRY();
+	{
+		result = pln_call_ordinary(fcinfo, func, error);
+	}
+	PG_CATCH();
+	{
+		if (expr->fast_error_pending)
+			pln_fast_handover_dropped(expr);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	Assert(!expr->fast_error_pending);
+	return result;
 }

@@ -5,7 +5,8 @@
  *
  * Every expression is prepared once through SPI, with parser hooks that
  * turn PL variables into Params (see compile.c).  When the resulting plan
- * is a bare Result computing one value from constants and Params, the
+ * is a bare Result computing one value from constants and Params (seen
+ * through the Gather that force_parallel_mode puts on top), the
  * expression is "simple": it is then evaluated directly with the
  * executor's expression machinery, skipping the SPI executor.  The
  * expression state for that lives in a per-transaction executor state,
@@ -341,6 +342,28 @@ forget_plan_error(PlnExpr *expr)
 	expr->plan_error = NULL;
 	expr->plan_error_context = NULL;
 	expr->plan_error_source = NULL;
+}
+
+/*
+ * Forget all that a failed preparation of the expression kept (for the
+ * plan view, which plans an expression inside a subtransaction of its own
+ * and, when that fails, leaves it to be planned again when the function
+ * runs): the planning error it remembered, and the plan, which
+ * exec_parse_plan has already moved out of SPI's memory (SPI_keepplan),
+ * so that nothing but SPI_freeplan frees it.  The preparation failed
+ * before the plan became simple, so no reference to it is held.
+ */
+void
+pln_discard_failed_plan(PlnExpr *expr)
+{
+	SPIPlanPtr	plan = expr->plan;
+
+	forget_plan_error(expr);
+	expr->generic_plan_failed = false;
+	expr->simple_expr = NULL;
+	expr->plan = NULL;
+	if (plan != NULL)
+		SPI_freeplan(plan);
 }
 
 /*
@@ -717,8 +740,9 @@ exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr)
 }
 
 /*
- * Pull the expression out of a simple plan: a Result node without input,
- * whose single target entry is what we evaluate.
+ * Pull the expression out of a simple plan: a Result node without input
+ * (or such a node under the Gather of force_parallel_mode), whose single
+ * target entry is what we evaluate.
  */
 static void
 exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan)
@@ -726,6 +750,7 @@ exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan)
 	PlannedStmt *stmt;
 	Plan	   *plan;
 	Expr	   *tle_expr;
+	bool		under_gather;
 
 	if (list_length(cplan->stmt_list) != 1)
 	{
@@ -740,28 +765,62 @@ exec_save_simple_expr(PlnExpr *expr, CachedPlan *cplan)
 	}
 
 	/*
-	 * Only a plain Result node will do.  Anything else (such as a Gather
-	 * the planner can put on top of it) leaves the expression to SPI.
+	 * A bare Result node, or such a Result under a Gather: with
+	 * force_parallel_mode (debug_parallel_query from 16 on) the planner
+	 * puts a single-copy Gather on top of any parallel-safe plan, and
+	 * PL/pgSQL looks through it, so an expression stays simple there as
+	 * it does under PL/pgSQL (and its errors get no CONTEXT line of SPI's).
+	 * The Gather only passes the Result's columns on: each of its target
+	 * entries is a reference to the Result's column, or a Const that
+	 * setrefs.c copied up, which is then the value itself.  Any other
+	 * shape leaves the expression to SPI.
 	 */
 	plan = stmt->planTree;
-	if (!IsA(plan, Result) ||
-		plan->lefttree != NULL || plan->righttree != NULL ||
-		((Result *) plan)->resconstantqual != NULL)
+	tle_expr = NULL;
+	under_gather = false;
+	for (;;)
 	{
-		expr->simple_expr = NULL;
-		return;
-	}
+		Expr	   *entry;
 
-	if (list_length(plan->targetlist) != Max(expr->select_ncols, 1))
-	{
-		expr->simple_expr = NULL;
-		return;
-	}
-	/* (a SELECT ... INTO several variables: one column, see exec_sql.c) */
-	tle_expr = castNode(TargetEntry,
-						list_nth(plan->targetlist,
-								 Max(expr->select_column, 1) - 1))->expr;
+		if (list_length(plan->targetlist) != Max(expr->select_ncols, 1))
+		{
+			expr->simple_expr = NULL;
+			return;
+		}
+		/* (a SELECT ... INTO several variables: one column, see exec_sql.c) */
+		entry = castNode(TargetEntry,
+						 list_nth(plan->targetlist,
+								  Max(expr->select_column, 1) - 1))->expr;
 
+		if (IsA(plan, Result) &&
+			plan->lefttree == NULL && plan->righttree == NULL &&
+			plan->initPlan == NIL && plan->qual == NIL &&
+			((Result *) plan)->resconstantqual == NULL)
+		{
+			/* a Const the Gather above copied up is the value already */
+			if (tle_expr == NULL)
+				tle_expr = entry;
+			break;
+		}
+		if (!IsA(plan, Gather) || under_gather ||
+			plan->lefttree == NULL || plan->righttree != NULL ||
+			plan->initPlan != NIL || plan->qual != NIL)
+		{
+			expr->simple_expr = NULL;
+			return;
+		}
+		if (IsA(entry, Const))
+			tle_expr = entry;
+		else if (!IsA(entry, Param) &&
+				 !(IsA(entry, Var) && ((Var *) entry)->varno == OUTER_VAR))
+		{
+			expr->simple_expr = NULL;
+			return;
+		}
+		/* the Result below must be bare all the same */
+		under_gather = true;
+		plan = plan->lefttree;
+	}
 	expr->simple_expr = tle_expr;
 	expr->simple_type = exprType((Node *) tle_expr);
 	expr->simple_typmod = exprTypmod((Node *) tle_expr);
@@ -1598,8 +1657,10 @@ raise_fast_call_error(PlnExecState *estate, PlnExpr *expr)
 {
 	ErrorData  *edata = estate->fast_call_error;
 
-	Assert(estate->func->fast_expr == expr);
+	Assert(estate->func->fast_expr == expr && expr->fast_error_pending);
 	estate->fast_call_error = NULL;
+	/* (the block's catch marks the expression failed, as for any error) */
+	expr->fast_error_pending = false;
 	expr->simple_in_use = true;
 	estate->simple_expr_running = expr;
 	ReThrowError(edata);

@@ -186,6 +186,7 @@ exec_eval_cleanup(PlnExecState *estate)
 /* exec_expr.c: expressions */
 extern void exec_prepare_plan(PlnExecState *estate, PlnExpr *expr,
 							  int cursorOptions);
+extern void pln_discard_failed_plan(PlnExpr *expr);
 extern bool pln_check_plan_before_block(PlnExpr *expr);
 extern bool pln_simple_plan_is_current(PlnExpr *expr);
 
@@ -206,6 +207,22 @@ pln_simple_expr_failed(PlnExpr *expr)
 	if (expr->purity != PLN_PURITY_PURE)
 		expr->simple_state_lxid = InvalidLocalTransactionId;
 }
+/*
+ * A call the fast entry handed over (fast_call.c) failed, or its block
+ * caught an error, before its RETURN raised the handed-over error again
+ * (raise_fast_call_error): in PL/pgSQL's order of things the expression
+ * was never evaluated, so the mark that was to send the RETURN there is
+ * taken back.  (The gate let the call in only with the expression not
+ * failed in this transaction, so no mark of an earlier failure is lost.)
+ */
+static inline void
+pln_fast_handover_dropped(PlnExpr *expr)
+{
+	Assert(expr->fast_error_pending);
+	expr->fast_error_pending = false;
+	expr->simple_failed_lxid = InvalidLocalTransactionId;
+}
+
 extern bool pln_custom_plan_would_show(PlnExpr *expr);
 extern bool exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 								  Datum *result, bool *isNull,

@@ -675,6 +675,16 @@ restore_call_state(PlnExecState *estate, PlnSavepointFrame *frame)
 		pln_simple_expr_failed(estate->simple_expr_running);
 		estate->simple_expr_running = NULL;
 	}
+	/*
+	 * A call handed over by the fast entry whose block caught an error (a
+	 * cancel, say) before the RETURN raised the handed-over one: that one
+	 * is dropped, with its mark (see pln_fast_handover_dropped).
+	 */
+	if (unlikely(estate->fast_call_error != NULL))
+	{
+		pln_fast_handover_dropped(estate->func->fast_expr);
+		estate->fast_call_error = NULL;
+	}
 	/* the block was the running statement when it was entered */
 	estate->err_stmt = (PlnStmt *) frame->block;
 	estate->raising_notice = false;

@@ -87,7 +87,13 @@ plan_expr(SavepointPlan *sp, PlnExpr *expr)
 	edata = pln_try_in_subtransaction(plan_expr_work, &args, false);
 	if (edata == NULL)
 		return NULL;
-	expr->plan = NULL;
+
+	/*
+	 * The plan may have been kept before planning failed (a generic plan
+	 * that raises, say): free it, or every call of the view would leave
+	 * one more behind, and forget the error remembered with it.
+	 */
+	pln_discard_failed_plan(expr);
 	if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) == ERRCODE_DATA_EXCEPTION)
 		failure = psprintf("planning fails (%s): only the first failure in a transaction needs it",
 						   edata->message);

@@ -514,6 +514,9 @@ decl_statement	: decl_varname decl_const decl_datatype decl_collate decl_notnull
 						var->isconst = $2;
 						var->notnull = $5;
 						var->default_val = $6;
+						/* (planned as an assignment's source) */
+						if ($6 != NULL)
+							$6->assigned = true;
 
 						/*
 						 * A NOT NULL variable would start out NULL without
@@ -554,6 +557,7 @@ decl_statement	: decl_varname decl_const decl_datatype decl_collate decl_notnull
 						 */
 						if (PLN_BOUND_CURSOR_NAMED_AFTER_VARIABLE)
 							cursor->default_val = cursor_name_default(cursor->refname);
+							cursor->default_val->assigned = true;
 						cursor->cursor_explicit_expr = $7;
 						cursor->cursor_explicit_argrow = $5 ? $5->dno : -1;
 						cursor->cursor_options = CURSOR_OPT_FAST_PLAN | $2;
@@ -829,6 +833,7 @@ stmt_assign		: T_DATUM
 													   false, true,
 													   NULL, NULL);
 						new->expr->target_param = new->varno;
+						new->expr->assigned = true;
 
 						$$ = (PlnStmt *) new;
 					}

@@ -227,6 +227,10 @@ typedef struct PlnExpr
 	struct PlnFunction *func;	/* owning function */
 	PlnNsItem  *ns;				/* names visible to the expression */
 	int			target_param;	/* dno assigned by an assignment, or -1 */
+	bool		assigned;		/* the source of an assignment or a
+								 * default: planned without parallel query,
+								 * as PL/pgSQL plans what it assigns (see
+								 * pln_expr_cursor_options) */
 	bool		reads_variables;	/* the parsed query has a Param (set
 									 * by exec_prepare_plan) */
 	int			rw_param_dno;	/* 1 + dno of the variable the simple

@@ -116,6 +116,12 @@ exec_assign_expr(PlnExecState *estate, PlnDatum *target, PlnExpr *expr)
 	Oid			valtype;
 	int32		valtypmod;
 
+	/*
+	 * (before its first planning, pln_expr_cursor_options; the grammar
+	 * marks the statements' and defaults' already, so that the plan view
+	 * plans them as their run will)
+	 */
+	expr->assigned = true;
 	estate->text_append_hit = false;
 	value = exec_eval_expr(estate, expr, &isnull, &valtype, &valtypmod);
 	if (unlikely(estate->text_append_hit))

@@ -284,7 +284,7 @@ exec_prepare_plan_guarded(PlnExecState *estate, PlnExpr *expr)
 	{
 		/* SPI is the call's, connected outside any subtransaction */
 		pln_ensure_spi(estate);
-		exec_parse_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+		exec_parse_plan(estate, expr, pln_expr_cursor_options(expr));
 		if (parsed_query_is_guardable(expr))
 		{
 			exec_simple_check_plan(estate, expr);
@@ -983,7 +983,7 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
 			!exec_prepare_plan_guarded(estate, expr))
 		{
 			if (expr->plan == NULL)
-				exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+				exec_prepare_plan(estate, expr, pln_expr_cursor_options(expr));
 			else
 			{
 				/* parsed under the guard: planned under the savepoint */

@@ -184,6 +184,20 @@ exec_eval_cleanup(PlnExecState *estate)
 }
 
 /* exec_expr.c: expressions */
+/*
+ * The cursor options an expression is first planned with, as PL/pgSQL's:
+ * what it assigns (an assignment's source, a variable's default) without
+ * parallel query, everything else evaluated as an expression with it
+ * allowed.  (An assignment's query could otherwise get a Gather, and run
+ * its functions in parallel workers, where PL/pgSQL runs them in the
+ * backend.)
+ */
+static inline int
+pln_expr_cursor_options(PlnExpr *expr)
+{
+	return expr->assigned ? 0 : CURSOR_OPT_PARALLEL_OK;
+}
+
 extern void exec_prepare_plan(PlnExecState *estate, PlnExpr *expr,
 							  int cursorOptions);
 extern void pln_discard_failed_plan(PlnExpr *expr);

@@ -74,7 +74,8 @@ plan_expr_work(void *arg)
 {
 	PlanExprArgs *args = (PlanExprArgs *) arg;
 
-	exec_prepare_plan(args->sp->estate, args->expr, CURSOR_OPT_PARALLEL_OK);
+	exec_prepare_plan(args->sp->estate, args->expr,
+					  pln_expr_cursor_options(args->expr));
 }
 
 static char *

@@ -49,21 +49,11 @@ CREATE EXTENSION plnimble;
 CREATE TABLE cliff (k int PRIMARY KEY, v int NOT NULL) WITH (autovacuum_enabled = off);
 INSERT INTO cliff SELECT g, g FROM generate_series(1, 100000) g;
 VACUUM ANALYZE cliff;
-CREATE FUNCTION cliff_load_plpgsql(n int) RETURNS int LANGUAGE plpgsql AS \$\$
-DECLARE
-  dup int := 0;
-BEGIN
-  FOR i IN 1..n LOOP
-    BEGIN
-      INSERT INTO cliff (k, v) VALUES (100000 + i / 2, i);
-    EXCEPTION WHEN unique_violation THEN
-      dup := dup + 1;
-    END;
-  END LOOP;
-  RETURN dup;
-END
-\$\$;
-CREATE FUNCTION cliff_load_plnimble(n int) RETURNS int LANGUAGE plnimble AS \$\$
+SQL
+# the writer's function, once in each language
+for lang in plpgsql plnimble; do
+	psql -X -q -v ON_ERROR_STOP=1 <<SQL
+CREATE FUNCTION cliff_load_$lang(n int) RETURNS int LANGUAGE $lang AS \$\$
 DECLARE
   dup int := 0;
 BEGIN
@@ -78,6 +68,7 @@ BEGIN
 END
 \$\$;
 SQL
+done
 work=$(mktemp -d)
 # readers: a range of 100 keys among the writer's, committed rows or not
 cat >"$work/read.sql" <<SQL

@@ -3,7 +3,7 @@
 # bench/callgrind.sh: instruction counts, plpgsql vs plnimble, for the
 # workloads of bench/workloads/.
 #
-#   bench/callgrind.sh [--no-build] [--scale F | -n N] [--keep] [workload|group ...]
+#   bench/callgrind.sh [--pg VERSION] [--no-build] [--scale F | -n N] [--keep] [workload|group ...]
 #
 # Wall-clock times on a shared or virtual machine can swing by 30-60%
 # between runs (see bench/README.md).  This runner counts instructions
@@ -56,6 +56,9 @@
 #
 # Exit status: 0 all ran, 1 bad usage or setup failure, 2 some case failed.
 set -euo pipefail
+# --pg VERSION: the same run on another PostgreSQL (bench/in_version.sh)
+# shellcheck source=bench/in_version.sh
+source "$(dirname "$0")/in_version.sh"
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)

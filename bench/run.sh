@@ -2,13 +2,16 @@
 # Copyright (c) 2026, the plnimble developers.  PostgreSQL License: see LICENSE.
 # bench/run.sh: plpgsql vs plnimble benchmark suite.
 #
-#   bench/run.sh [--reps N] [--scale F] [--no-build] [workload|group ...]
+#   bench/run.sh [--pg VERSION] [--reps N] [--scale F] [--no-build] [workload|group ...]
 #
 # Every workload in bench/workloads/ is run under plpgsql and plnimble,
 # alternately, in one psql session on one cluster, and the medians are
 # reported as a markdown table on stdout and in bench/results/latest.md.
 # See bench/README.md for the file format and how to read the results.
 set -euo pipefail
+# --pg VERSION: the same run on another PostgreSQL (bench/in_version.sh)
+# shellcheck source=bench/in_version.sh
+source "$(dirname "$0")/in_version.sh"
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$BENCH_DIR/.." && pwd)

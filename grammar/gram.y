@@ -556,8 +556,10 @@ decl_statement	: decl_varname decl_const decl_datatype decl_collate decl_notnull
 						 * and OPEN names the portal as for an unbound cursor.
 						 */
 						if (PLN_BOUND_CURSOR_NAMED_AFTER_VARIABLE)
+						{
 							cursor->default_val = cursor_name_default(cursor->refname);
 							cursor->default_val->assigned = true;
+						}
 						cursor->cursor_explicit_expr = $7;
 						cursor->cursor_explicit_argrow = $5 ? $5->dno : -1;
 						cursor->cursor_options = CURSOR_OPT_FAST_PLAN | $2;

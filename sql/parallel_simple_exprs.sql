@@ -158,9 +158,7 @@ SELECT ps_for('g');
 SELECT ps_raise('h');
 SELECT ps_into('i');
 SELECT ps_return('99999999999');
-\set VERBOSITY verbose
 SELECT ps_assign('j');
-\set VERBOSITY default
 
 -- the same again in one transaction, after successful evaluations
 BEGIN;

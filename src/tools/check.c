@@ -3264,6 +3264,13 @@ pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 	if ((rc = SPI_connect()) != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
 
+	/*
+	 * The work runs in the caller's memory (pln_try_in_subtransaction runs
+	 * it in the current context, which SPI_connect made SPI's own): the
+	 * findings and the function compiled for the check must outlive
+	 * SPI_finish, which frees SPI's.
+	 */
+	MemoryContextSwitchTo(cs.cxt);
 	args.cs = &cs;
 	args.funcoid = funcoid;
 	args.compiled = compiled;

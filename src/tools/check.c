@@ -3264,6 +3264,13 @@ pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 	if ((rc = SPI_connect()) != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
 
+	/*
+	 * The work runs in the caller's context, not in SPI's procedure
+	 * context that SPI_connect made current: the list of findings (and
+	 * opts->dependencies) is appended to there and returned, and
+	 * SPI_finish deletes that context.
+	 */
+	MemoryContextSwitchTo(cs.cxt);
 	args.cs = &cs;
 	args.funcoid = funcoid;
 	args.compiled = compiled;

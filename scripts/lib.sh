@@ -55,6 +55,20 @@ PLN_TIMEOUT=${PLN_TIMEOUT:-300}
 
 pln_log() { printf '%s\n' "$*" >&2; }
 
+# pln_debian_mirror: the Debian mirror to fetch other suites from
+# (scripts/pg-server.sh, scripts/cassert-server.sh 18): PLN_DEBIAN_MIRROR,
+# else the first non-security URI of the machine's own apt sources, else
+# deb.debian.org.
+pln_debian_mirror() {
+	local mirror=${PLN_DEBIAN_MIRROR:-}
+	if [ -z "$mirror" ]; then
+		mirror=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
+			sed -nE 's/^(URIs:|deb)[[:space:]]+(\[[^]]*\][[:space:]]+)?(https?:[^[:space:]]+).*/\3/p' |
+			grep -v security | head -n 1) || true
+	fi
+	echo "${mirror:-http://deb.debian.org/debian}"
+}
+
 # Run a command as root: directly when we are root, through sudo otherwise.
 pln_sudo() {
 	if [ "$(id -u)" -eq 0 ]; then

@@ -115,13 +115,8 @@ if ! flock -n 9; then
 	fi
 fi
 
-mirror=${PLN_DEBIAN_MIRROR:-}
-if [ -z "$mirror" ]; then
-	mirror=$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
-		sed -nE 's/^(URIs:|deb)[[:space:]]+(\[[^]]*\][[:space:]]+)?(https?:[^[:space:]]+).*/\3/p' |
-		grep -v security | head -n 1) || true
-	mirror=${mirror:-http://deb.debian.org/debian}
-fi
+# (in a subshell: nothing else of lib.sh is wanted here)
+mirror=$(source "$(dirname "$0")/lib.sh" && pln_debian_mirror)
 if ! command -v debootstrap >/dev/null; then
 	log "installing debootstrap (apt-get)"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >&2

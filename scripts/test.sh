@@ -10,7 +10,7 @@
 #                 scripts/in-pg.sh), against that version's own PL/pgSQL,
 #                 with expected/pgVERSION/NAME.out where that version's
 #                 output differs from expected/NAME.out; combines with
-#                 --lazy-check, not with --cassert
+#                 --lazy-check, and with --cassert for 18 (below)
 #   --lazy-check  the checking build: plnimble linked with wrappers around
 #                 the server functions a handler block without its
 #                 subtransaction must not call (src/lazy/lazy_check.c); a call
@@ -18,7 +18,9 @@
 #   --cassert     on a PostgreSQL 15 built with --enable-cassert
 #                 --enable-debug (scripts/cassert-server.sh, cached), then
 #                 the scripts in DISCARD_CACHES_SCRIPTS once more with
-#                 debug_discard_caches = 1
+#                 debug_discard_caches = 1.  With --pg 18: the same on 18
+#                 (scripts/cassert-server.sh 18, sid's source built here,
+#                 so not in the chroot), with expected/pg18/
 #   --executor-hooks  the cluster preloads pg_stat_statements and
 #                 auto_explain, so that the executor's hooks are installed
 #                 (the write path then runs its INSERT through SPI, never
@@ -107,11 +109,20 @@ done
 args+=("$@")
 # Another major version: the same command inside its chroot (see
 # scripts/in-pg.sh; 15 is the machine's own server).
-if [ -n "$pg" ] && [ "$pg" != 15 ] && [ -z "${PLN_IN_PG:-}" ]; then
-	if [ "$lane" = cassert ]; then
-		echo "--cassert runs on PostgreSQL 15 only (scripts/cassert-server.sh)"
+# The assertion-enabled servers are built on this machine instead
+# (scripts/cassert-server.sh), for 15 and 18.
+cassert_major=15
+if [ "$lane" = cassert ] && [ -n "$pg" ]; then
+	case $pg in
+	15 | 18) cassert_major=$pg ;;
+	*)
+		echo "--cassert runs on PostgreSQL 15 or 18 (scripts/cassert-server.sh)"
 		finish 0 1
-	fi
+		;;
+	esac
+	pg=
+fi
+if [ -n "$pg" ] && [ "$pg" != 15 ] && [ -z "${PLN_IN_PG:-}" ]; then
 	exec bash scripts/in-pg.sh "$pg" bash scripts/test.sh "${args[@]}"
 fi
 if [ -n "$pg" ] && [ "$pg" != "$PLN_PG_VERSION" ]; then
@@ -191,9 +202,9 @@ cassert)
 	# A private copy of the cached server, so that checkouts sharing the
 	# machine each install their plnimble into their own (outside results/,
 	# which make clean removes).
-	cassert_prefix=$(bash scripts/cassert-server.sh) ||
+	cassert_prefix=$(bash scripts/cassert-server.sh "$cassert_major") ||
 		setup_failed "building the assertion-enabled server failed"
-	copy=${TMPDIR:-/tmp}/plnimble-cassert-$(id -u)-$(printf '%s' "$PWD" | md5sum | cut -c1-8)
+	copy=${TMPDIR:-/tmp}/plnimble-cassert${cassert_major#15}-$(id -u)-$(printf '%s' "$PWD" | md5sum | cut -c1-8)
 	if ! cmp -s "$cassert_prefix/.complete" "$copy/.complete"; then
 		rm -rf "$copy" && cp -a "$cassert_prefix" "$copy" ||
 			setup_failed "could not copy $cassert_prefix"
@@ -203,6 +214,16 @@ cassert)
 	PLN_PG_REGRESS=$(dirname "$("$PLN_PG_CONFIG" --pgxs)")/../test/regress/pg_regress
 	PATH=$PLN_PGBIN:$PATH
 	export PLN_PGBIN PLN_PG_REGRESS PATH
+	if [ "$cassert_major" != 15 ]; then
+		# This version's expected files (pln_expected_file) and
+		# pg_regress options; and its own libpq: the prefix's programs
+		# have no rpath, and the machine's libpq5 is 15's, which lacks
+		# functions 18's psql calls (PQsetChunkedRowsMode,
+		# PQfullProtocolVersion, ...).
+		PLN_PG_VERSION=$cassert_major
+		LD_LIBRARY_PATH=$("$PLN_PG_CONFIG" --libdir)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+		export PLN_PG_VERSION LD_LIBRARY_PATH
+	fi
 	echo "lane: assertion-enabled PostgreSQL $("$PLN_PG_CONFIG" --version) from $cassert_prefix"
 	;;
 esac

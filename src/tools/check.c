@@ -3265,10 +3265,10 @@ pln_check_function(Oid funcoid, PlnCheckOptions *opts, PlnFunction *compiled)
 		elog(ERROR, "SPI_connect failed: %s", SPI_result_code_string(rc));
 
 	/*
-	 * The work runs in the caller's memory (pln_try_in_subtransaction runs
-	 * it in the current context, which SPI_connect made SPI's own): the
-	 * findings and the function compiled for the check must outlive
-	 * SPI_finish, which frees SPI's.
+	 * The work runs in the caller's context, not in SPI's procedure
+	 * context that SPI_connect made current: the list of findings (and
+	 * opts->dependencies) is appended to there and returned, and
+	 * SPI_finish deletes that context.
 	 */
 	MemoryContextSwitchTo(cs.cxt);
 	args.cs = &cs;

@@ -139,16 +139,10 @@ EOF
 	nsrc=1
 fi
 if [ "$major" = 15 ]; then
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		sed -E 's/^Types:.*/Types: deb-src/' "$f" >"$work/apt/sources.list.d/$(basename "$f")"
-		nsrc=$((nsrc + 1))
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		sed -nE 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" >>"$work/apt/sources.list"
-		nsrc=$((nsrc + 1))
-	done
+	# shellcheck source=scripts/lib.sh
+	if (source "$(dirname "$0")/lib.sh" && pln_machine_deb_src "$work/apt"); then
+		nsrc=1
+	fi
 fi
 if [ "$nsrc" -eq 0 ]; then
 	log "no apt sources found under /etc/apt"

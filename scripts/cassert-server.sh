@@ -72,7 +72,7 @@ case $major in
 	;;
 18)
 	chroot18=${PLN_PG_CACHE:-/var/cache/plnimble}/pg18-sid
-	wanted=$(sed -n '1s/^postgresql-18 //p' "$chroot18/.complete" 2>/dev/null)
+	wanted=$(sed -n '1s/^postgresql-18 //p' "$chroot18/.complete" 2>/dev/null) || true
 	wanted=${wanted:-sid}
 	;;
 esac
@@ -127,6 +127,7 @@ log "building PostgreSQL $major ($wanted) with assertions (log: $buildlog)"
 nsrc=0
 if [ "$major" = 18 ]; then
 	# (in a subshell: nothing else of lib.sh is wanted here)
+	# shellcheck source=scripts/lib.sh
 	mirror=$(source "$(dirname "$0")/lib.sh" && pln_debian_mirror)
 	cat >"$work/apt/sources.list.d/sid.sources" <<EOF
 Types: deb-src
@@ -137,16 +138,12 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
 	nsrc=1
 fi
-for f in /etc/apt/sources.list.d/*.sources; do
-	[ "$major" = 15 ] && [ -f "$f" ] || continue
-	sed -E 's/^Types:.*/Types: deb-src/' "$f" >"$work/apt/sources.list.d/$(basename "$f")"
-	nsrc=$((nsrc + 1))
-done
-for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-	[ "$major" = 15 ] && [ -f "$f" ] || continue
-	sed -nE 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" >>"$work/apt/sources.list"
-	nsrc=$((nsrc + 1))
-done
+if [ "$major" = 15 ]; then
+	# shellcheck source=scripts/lib.sh
+	if (source "$(dirname "$0")/lib.sh" && pln_machine_deb_src "$work/apt"); then
+		nsrc=1
+	fi
+fi
 if [ "$nsrc" -eq 0 ]; then
 	log "no apt sources found under /etc/apt"
 	exit 1

@@ -58,22 +58,12 @@ suite_dir() {
 }
 
 fetch_suite() {
-	local work nsrc=0 f
+	local work
 	work=$(mktemp -d) || return 1
 	mkdir -p "$work/apt/sources.list.d" "$work/apt/lists/partial" \
 		"$work/apt/cache/archives/partial" "$CACHE" || return 1
 	: >"$work/apt/sources.list"
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		sed -E 's/^Types:.*/Types: deb-src/' "$f" >"$work/apt/sources.list.d/$(basename "$f")"
-		nsrc=$((nsrc + 1))
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		sed -nE 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" >>"$work/apt/sources.list"
-		nsrc=$((nsrc + 1))
-	done
-	[ "$nsrc" -gt 0 ] || return 1
+	pln_machine_deb_src "$work/apt" || return 1
 	local opts=(-o "Dir::Etc::SourceList=$work/apt/sources.list"
 		-o "Dir::Etc::SourceParts=$work/apt/sources.list.d"
 		-o "Dir::State::Lists=$work/apt/lists"

@@ -69,6 +69,26 @@ pln_debian_mirror() {
 	echo "${mirror:-http://deb.debian.org/debian}"
 }
 
+# pln_machine_deb_src DIR: deb-src lines for the machine's own suites, for
+# an apt pointed at DIR (scripts/cassert-server.sh, scripts/check-suite.sh):
+# the deb entries of /etc/apt/sources.list.d/*.sources and of the *.list
+# files, with deb turned into deb-src, written to DIR/sources.list.d/ and
+# DIR/sources.list (which must exist).  Fails if there were none.
+pln_machine_deb_src() {
+	local dir=$1 f n=0
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		sed -E 's/^Types:.*/Types: deb-src/' "$f" >"$dir/sources.list.d/$(basename "$f")" || return 1
+		n=$((n + 1))
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		sed -nE 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" >>"$dir/sources.list" || return 1
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ]
+}
+
 # Run a command as root: directly when we are root, through sudo otherwise.
 pln_sudo() {
 	if [ "$(id -u)" -eq 0 ]; then

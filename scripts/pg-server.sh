@@ -116,6 +116,7 @@ if ! flock -n 9; then
 fi
 
 # (in a subshell: nothing else of lib.sh is wanted here)
+# shellcheck source=scripts/lib.sh
 mirror=$(source "$(dirname "$0")/lib.sh" && pln_debian_mirror)
 if ! command -v debootstrap >/dev/null; then
 	log "installing debootstrap (apt-get)"

@@ -17,7 +17,7 @@
  *	   anything runs: one row of values into the one table, nothing else;
  *	2. the privileges are checked, the table and its indexes opened, as
  *	   the executor does when it starts (when the key is looked for first,
- *	   the unique index alone while the write path's checks hold, and the
+ *	   the unique indexes alone while the write path's checks hold, and the
  *	   others only if there is a row to write: open_unique_indexes);
  *	3. the values are computed from the plan's target list, the generated
  *	   columns, NOT NULL and CHECK constraints checked, by the executor's

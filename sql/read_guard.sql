@@ -127,6 +127,22 @@ SET TimeZone = 'America/New_York';
 SELECT rg_ts('2021-03-13 12:00-05'), rg_ts('294276-12-31 00:00:00+00');
 RESET TimeZone;
 
+-- a condition that is a bare variable, first planned in the block (its
+-- first planning and its first evaluation, which reads no catalog, keep
+-- the block without its subtransaction, as IS TRUE did)
+CREATE FUNCTION rg_flag(flag boolean) RETURNS int LANGUAGE plpgsql AS $$
+BEGIN
+    IF flag THEN
+        RETURN 1;
+    END IF;
+    RETURN 0;
+EXCEPTION WHEN others THEN
+    RETURN -1;
+END
+$$;
+SELECT rg_lazy($$SELECT rg_flag(true), rg_flag(false), rg_flag(NULL)$$, false);
+SELECT rg_flag(true), rg_flag(false), rg_flag(NULL);
+
 -- a regtype error that the handler does not catch: it goes up with its
 -- CONTEXT lines, and the next call is lazy again
 SELECT rg_regtype('int4[');

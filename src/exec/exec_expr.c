@@ -1569,8 +1569,7 @@ exec_eval_simple_expr_guarded(PlnExecState *estate, PlnExpr *expr,
 	if (!estate->portal_snapshot_ensured && ActiveSnapshotSet())
 		estate->portal_snapshot_ensured = true;
 	if (!pln_read_guard_usable(estate) ||
-		(expr->simple_in_use && expr->simple_state_lxid == curlxid) ||
-		expr->simple_is_param)
+		(expr->simple_in_use && expr->simple_state_lxid == curlxid))
 		return false;
 
 	enter_refusing_read_guard(estate, &guard);
@@ -1610,19 +1609,37 @@ exec_eval_simple_expr_guarded(PlnExecState *estate, PlnExpr *expr,
 				 expr->simple_state_generation != expr->simple_plan->generation))
 				simple_expr_build_state(estate, expr, curlxid);
 
-			expr->simple_in_use = true;
-			estate->simple_expr_running = expr;
-			if (unlikely(expr->simple_failed_lxid == curlxid))
-				*result = run_simple_expr_as_spi(estate, expr,
-												 expr->simple_state, pure,
-												 isNull);
+			if (expr->simple_is_param)
+			{
+				Oid			typeid;
+				int32		typmod;
+
+				/*
+				 * A bare variable: its value, as exec_eval_simple_expr
+				 * hands it out; a record that changed shape is left to
+				 * the executor's check under the subtransaction.
+				 */
+				pln_exec_datum_value(estate,
+									 estate->datums[expr->simple_param_dno],
+									 &typeid, &typmod, result, isNull);
+				done = (typeid == expr->simple_type);
+			}
 			else
-				*result = run_simple_expr_state(estate, expr,
-												expr->simple_state, pure,
-												isNull);
-			estate->simple_expr_running = NULL;
-			expr->simple_in_use = false;
-			done = true;
+			{
+				expr->simple_in_use = true;
+				estate->simple_expr_running = expr;
+				if (unlikely(expr->simple_failed_lxid == curlxid))
+					*result = run_simple_expr_as_spi(estate, expr,
+													 expr->simple_state, pure,
+													 isNull);
+				else
+					*result = run_simple_expr_state(estate, expr,
+													expr->simple_state, pure,
+													isNull);
+				estate->simple_expr_running = NULL;
+				expr->simple_in_use = false;
+				done = true;
+			}
 		}
 	}
 	PG_CATCH();

@@ -3174,6 +3174,11 @@ make_execsql_stmt(int firsttoken, int location, PlnWord *word)
 	execsql->into = has_into;
 	execsql->strict = is_strict;
 	execsql->target = target;
+	execsql->into_one_var = (has_into && target != NULL &&
+							 target->dtype == PLN_DTYPE_ROW &&
+							 ((PlnRow *) target)->rowtupdesc == NULL &&
+							 ((PlnRow *) target)->nfields == 1 &&
+							 pln_curr_compile->datums[((PlnRow *) target)->varnos[0]]->dtype == PLN_DTYPE_VAR);
 
 	return (PlnStmt *) execsql;
 }

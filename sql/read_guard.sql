@@ -143,6 +143,66 @@ $$;
 SELECT rg_lazy($$SELECT rg_flag(true), rg_flag(false), rg_flag(NULL)$$, false);
 SELECT rg_flag(true), rg_flag(false), rg_flag(NULL);
 
+-- first calls of shapes that planning changes or that read the clock:
+-- text || another type (an SQL function the planner inlines: the analysed
+-- query holds a call of textanycat, the plan textcat and a conversion),
+-- now() and CURRENT_DATE, text functions with the default collation, and
+-- SELECT expr INTO variable (prepared on its first run as an expression)
+CREATE FUNCTION rg_concat(t text, n int) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN t || n || ':' || (n > 1) || 1.5::numeric;
+EXCEPTION WHEN others THEN
+    RETURN 'caught';
+END
+$$;
+CREATE FUNCTION rg_recent(t timestamptz) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN t >= now() - interval '1 day' AND t::date <= current_date + 1;
+EXCEPTION WHEN datetime_field_overflow THEN
+    RETURN NULL;
+END
+$$;
+CREATE FUNCTION rg_words(t text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN upper(split_part(t, '.', 1)) || lower(btrim(t, 'x')) ||
+           initcap(replace(t, '.', ' ')) || lpad(t, 8, '*') ||
+           strpos(t, '.') || (t ILIKE 'A%');
+EXCEPTION WHEN others THEN
+    RETURN 'caught';
+END
+$$;
+CREATE FUNCTION rg_select_into(n text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    v text;
+BEGIN
+    SELECT current_setting(n) INTO v;
+    RETURN v;
+EXCEPTION WHEN undefined_object THEN
+    RETURN 'no such setting';
+END
+$$;
+SELECT rg_lazy($$SELECT rg_concat('a', 2), rg_concat(NULL, 1)$$, false);
+SELECT rg_concat('a', 2), rg_concat(NULL, 1), rg_concat('b', NULL);
+SELECT rg_lazy($$SELECT rg_recent(now()), rg_recent('infinity')$$, false);
+SELECT rg_recent(now()), rg_recent('2000-01-01'), rg_recent('-infinity');
+SELECT rg_lazy($$SELECT rg_words('ab.cd'), rg_words('x')$$, false);
+SELECT rg_words('ab.cd'), rg_words('xAx'), rg_words(repeat('z', 10));
+SELECT rg_lazy($$SELECT rg_select_into('work_mem'), rg_select_into('rg.none')$$);
+SELECT rg_select_into('work_mem'), rg_select_into('rg.none');
+-- one that is not an expression (it reads a table) takes the SQL form, as
+-- before, under the block's subtransaction
+CREATE FUNCTION rg_select_into_table(n int) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+    v int;
+BEGIN
+    SELECT a INTO v FROM rg_t WHERE a = n;
+    RETURN coalesce(v, -1);
+EXCEPTION WHEN others THEN
+    RETURN -2;
+END
+$$;
+SELECT rg_select_into_table(1), rg_select_into_table(NULL);
+
 -- a regtype error that the handler does not catch: it goes up with its
 -- CONTEXT lines, and the next call is lazy again
 SELECT rg_regtype('int4[');

@@ -548,6 +548,9 @@ typedef struct PlnStmtExecSql
 	struct PlnRow *call_target; /* variables of CALL's output arguments */
 	bool		simple_into;	/* SELECT exprs INTO variables, run as
 								 * assignments (exec_sql.c) */
+	bool		into_one_var;	/* INTO one plain variable, not prepared
+								 * yet: its first run may prepare it as an
+								 * assignment, lazily (exec_sql.c) */
 	int			simple_ncols;	/* how many */
 	struct PlnExpr **simple_cols;	/* the expression of each (the first
 									 * is sqlstmt itself when there is

@@ -210,7 +210,7 @@ parsed_query_is_guardable(PlnExpr *expr)
 	{
 		TargetEntry *tle = lfirst_node(TargetEntry, lc);
 
-		if (!pln_expr_tree_is_guardable((Node *) tle->expr, expr->func))
+		if (!pln_analysed_tree_is_guardable((Node *) tle->expr, expr->func))
 			return false;
 	}
 	return true;
@@ -308,6 +308,27 @@ exec_prepare_plan_guarded(PlnExecState *estate, PlnExpr *expr)
 	}
 	pln_read_guard_leave(estate, &guard);
 	return true;
+}
+
+/*
+ * The first planning of an expression (or of a SELECT expr INTO variable,
+ * see prepare_select_into): in a handler block without a subtransaction,
+ * under a read guard where it may be (exec_prepare_plan_guarded), else
+ * under the block's subtransaction.
+ */
+void
+exec_prepare_plan_first(PlnExecState *estate, PlnExpr *expr)
+{
+	if (pln_in_lazy_region(estate) && exec_prepare_plan_guarded(estate, expr))
+		return;
+	if (expr->plan == NULL)
+		exec_prepare_plan(estate, expr, pln_expr_cursor_options(expr));
+	else
+	{
+		/* parsed under the guard: planned under the savepoint */
+		pln_start_savepoints_before(estate, PLN_IMPURE_USES_SPI);
+		exec_simple_check_plan(estate, expr);
+	}
 }
 
 /* ----------
@@ -978,19 +999,7 @@ exec_eval_expr_general(PlnExecState *estate, PlnExpr *expr,
 		if (unlikely(expr->plan_error != NULL))
 			raise_plan_error_again(estate, expr);
 
-		/* in a handler block without a subtransaction: under a read guard */
-		if (!pln_in_lazy_region(estate) ||
-			!exec_prepare_plan_guarded(estate, expr))
-		{
-			if (expr->plan == NULL)
-				exec_prepare_plan(estate, expr, pln_expr_cursor_options(expr));
-			else
-			{
-				/* parsed under the guard: planned under the savepoint */
-				pln_start_savepoints_before(estate, PLN_IMPURE_USES_SPI);
-				exec_simple_check_plan(estate, expr);
-			}
-		}
+		exec_prepare_plan_first(estate, expr);
 	}
 	else if (unlikely(expr->generic_plan_failed))
 	{

@@ -349,11 +349,21 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 	{
 		int			ncols = select_into_width(estate, stmt);
 
-		/* SELECT exprs INTO variables may run as assignments */
+		/*
+		 * SELECT exprs INTO variables may run as assignments.  With one
+		 * variable the first run may have started lazily
+		 * (pln_stmt_may_run_lazily): it is prepared as an expression is
+		 * first planned, and passes the gate here when it turns out not
+		 * to be one.
+		 */
+		if (ncols != 1)
+			pln_start_savepoints_before(estate, PLN_IMPURE_STATEMENT);
 		if (ncols > 0)
 			prepare_select_into(estate, stmt, ncols);
 		else
 			exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+		if (!stmt->simple_into)
+			pln_start_savepoints_before(estate, PLN_IMPURE_STATEMENT);
 	}
 	if (stmt->simple_into)
 	{
@@ -498,7 +508,9 @@ prepare_select_into(PlnExecState *estate, PlnStmtExecSql *stmt, int ncols)
 		stmt->simple_cols = &stmt->sqlstmt;
 		stmt->simple_ncols = 1;
 		stmt->simple_into = true;
-		exec_prepare_plan(estate, expr, CURSOR_OPT_PARALLEL_OK);
+		/* (as an expression: its cursor options are the statement's) */
+		Assert(pln_expr_cursor_options(expr) == CURSOR_OPT_PARALLEL_OK);
+		exec_prepare_plan_first(estate, expr);
 		if (expr->simple_expr == NULL)
 			stmt->simple_into = false;
 		return;

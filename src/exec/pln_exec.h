@@ -200,6 +200,7 @@ pln_expr_cursor_options(PlnExpr *expr)
 
 extern void exec_prepare_plan(PlnExecState *estate, PlnExpr *expr,
 							  int cursorOptions);
+extern void exec_prepare_plan_first(PlnExecState *estate, PlnExpr *expr);
 extern void pln_discard_failed_plan(PlnExpr *expr);
 extern bool pln_check_plan_before_block(PlnExpr *expr);
 extern bool pln_simple_plan_is_current(PlnExpr *expr);

@@ -297,12 +297,18 @@ pln_read_guard_xact_cb(XactEvent event, void *arg)
  * abandoned with this error, which the planning guard catches itself
  * (exec_expr.c) to plan again under the block's subtransaction.  Built-in
  * functions never reach this hook (fmgr_info finds them without it).
+ * The planner also asks before it inlines an SQL function: the
+ * concatenations of text with other types, which the guarded planning
+ * accepts to be inlined (purity.c, pln_analysed_tree_is_guardable), are
+ * let through; they are never called under a guard, since no planned
+ * tree that holds one runs under one.
  */
 static bool
 guard_needs_fmgr_hook(Oid fn_oid)
 {
 	if (unlikely(pln_read_guard_top != NULL &&
-				 pln_read_guard_top->refuse_unreviewed))
+				 pln_read_guard_top->refuse_unreviewed) &&
+		!pln_function_is_inlined_concat(fn_oid))
 	{
 		pln_read_guard_top->refused = true;
 		ereport(ERROR,

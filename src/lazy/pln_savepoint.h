@@ -144,10 +144,15 @@ pln_stmt_may_run_lazily(PlnStmt *stmt)
 {
 	/*
 	 * SELECT expr INTO var run as an assignment (see exec_stmt_execsql) is
-	 * the first of the two exceptions to the table's lazy column.
+	 * the first of the two exceptions to the table's lazy column; also its
+	 * first run, which prepares it as an expression is first planned (under
+	 * a read guard, or else under the block's subtransaction) and passes
+	 * the gate itself when it is not such a statement.
 	 */
 	if (stmt->cmd_type == PLN_STMT_EXECSQL &&
-		((PlnStmtExecSql *) stmt)->simple_into)
+		(((PlnStmtExecSql *) stmt)->simple_into ||
+		 (((PlnStmtExecSql *) stmt)->into_one_var &&
+		  ((PlnStmtExecSql *) stmt)->sqlstmt->plan == NULL)))
 		return true;
 
 	/*
@@ -307,6 +312,8 @@ typedef enum PlnFnClass
 extern PlnFnClass pln_reviewed_function_class(Oid funcid,
 											  const char **review);
 extern bool pln_expr_tree_is_guardable(Node *node, PlnFunction *func);
+extern bool pln_analysed_tree_is_guardable(Node *node, PlnFunction *func);
+extern bool pln_function_is_inlined_concat(Oid funcid);
 extern bool pln_reviewed_call_needs_no_snapshot(Oid funcid, List *args);
 extern bool pln_reviewed_io_conversion(Oid fromtype, Oid totype);
 extern char *pln_describe_guarded(Node *node, PlnFunction *func);

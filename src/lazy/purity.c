@@ -31,6 +31,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/objectaccess.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
@@ -142,6 +143,15 @@ static const Oid rv_text[] = {
 	F_BPCHAREQ, F_BPCHARNE, F_BPCHARLT, F_BPCHARLE, F_BPCHARGT, F_BPCHARGE,
 	F_TEXT_BPCHAR, F_BPCHAR_BPCHAR_INT4_BOOL, F_VARCHAR_VARCHAR_INT4_BOOL
 };
+static const Oid rv_text_functions[] = {
+	F_LOWER_TEXT, F_UPPER_TEXT, F_INITCAP, F_REPLACE, F_SPLIT_PART,
+	F_STRPOS, F_POSITION_TEXT_TEXT, F_STARTS_WITH, F_BTRIM_TEXT,
+	F_BTRIM_TEXT_TEXT, F_LTRIM_TEXT, F_LTRIM_TEXT_TEXT, F_RTRIM_TEXT,
+	F_RTRIM_TEXT_TEXT, F_LPAD_TEXT_INT4, F_LPAD_TEXT_INT4_TEXT,
+	F_RPAD_TEXT_INT4, F_RPAD_TEXT_INT4_TEXT, F_REVERSE, F_REPEAT,
+	F_TRANSLATE, F_CHR, F_ASCII, F_TO_HEX_INT4, F_TO_HEX_INT8,
+	F_TEXTICLIKE, F_TEXTICNLIKE
+};
 static const Oid rv_datetime[] = {
 	F_TIMESTAMPTZ_PL_INTERVAL, F_TIMESTAMPTZ_MI_INTERVAL,
 	F_TIMESTAMP_PL_INTERVAL, F_TIMESTAMP_MI_INTERVAL,
@@ -168,6 +178,9 @@ static const Oid rv_datetime[] = {
 	F_TIMESTAMP_DATE, F_TIMESTAMP_TIMESTAMPTZ, F_TIMESTAMPTZ_TIMESTAMP,
 	F_TIMESTAMPTZ_LARGER, F_TIMESTAMPTZ_SMALLER, F_TIMESTAMP_LARGER,
 	F_TIMESTAMP_SMALLER
+};
+static const Oid rv_clock[] = {
+	F_NOW, F_TRANSACTION_TIMESTAMP, F_STATEMENT_TIMESTAMP, F_PG_BACKEND_PID
 };
 static const Oid rv_oids[] = {
 	F_OIDEQ, F_OIDNE, F_OIDLT, F_OIDLE, F_OIDGT, F_OIDGE
@@ -344,6 +357,19 @@ static const ReviewedGroup reviewed_groups[] = {
 		"or POSIX collation, which need no catalog lookup (checked "
 		"below). The length coercions of varchar(n) and char(n) only "
 		"check and cut."),
+	RV_GROUP("text functions", PLN_FN_PURE, RV_RUNS_NO_CODE, rv_text_functions,
+		"lower, upper, initcap, replace, split_part, strpos, position, "
+		"starts_with, the trims, the pads, reverse, repeat, translate, "
+		"chr, ascii, to_hex and ILIKE: plain C over the characters in "
+		"the server encoding.  Those that consult the collation (case "
+		"mapping, ILIKE, and the substring searches, which refuse a "
+		"nondeterministic one) are pure only with the database default, "
+		"C or POSIX collation, whose locale is loaded when the session "
+		"starts; with another, the collation is looked up (a catalog "
+		"read), and they run only under the guard.  Errors: out of "
+		"range lengths and codes, unsupported collations, out of "
+		"memory.  (md5 is not here: its hash context is registered with "
+		"the resource owner.)"),
 	RV_GROUP("date and time arithmetic and comparison", PLN_FN_PURE, RV_RUNS_NO_CODE, rv_datetime,
 		"timestamptz +/- interval, timestamp +/- interval, date "
 		"arithmetic, interval arithmetic, the comparisons of "
@@ -356,6 +382,12 @@ static const ReviewedGroup reviewed_groups[] = {
 		"subtransaction changes no setting). Errors: "
 		"datetime_field_overflow / datetime out of range, invalid "
 		"interval arithmetic."),
+	RV_GROUP("the transaction's and statement's start, the backend's pid", PLN_FN_PURE, RV_RUNS_NO_CODE, rv_clock,
+		"now() (also CURRENT_TIMESTAMP and the other SQL value functions "
+		"of the clock, see impure_node_walker), transaction_timestamp(), "
+		"statement_timestamp() and pg_backend_pid() return a value the "
+		"backend keeps in a variable; a subtransaction does not change "
+		"it, so PL/pgSQL sees the same. No errors."),
 	RV_GROUP("oid comparison", PLN_FN_PURE, RV_RUNS_NO_CODE, rv_oids,
 		"oid =, <>, <, <=, >, >= (also what reg* values compare with, "
 		"as a binary-coercible cast to oid): plain C on two integers; "
@@ -479,6 +511,7 @@ static const PureIOType pure_io_types[] = {
 	{NUMERICOID, F_NUMERIC_IN, F_NUMERIC_OUT, PLN_FN_PURE},
 	{BOOLOID, F_BOOLIN, F_BOOLOUT, PLN_FN_PURE},
 	{TEXTOID, F_TEXTIN, F_TEXTOUT, PLN_FN_PURE},
+	{UNKNOWNOID, F_UNKNOWNIN, F_UNKNOWNOUT, PLN_FN_PURE},
 	{VARCHAROID, F_VARCHARIN, F_VARCHAROUT, PLN_FN_PURE},
 	{BPCHAROID, F_BPCHARIN, F_BPCHAROUT, PLN_FN_PURE},
 	{NAMEOID, F_NAMEIN, F_NAMEOUT, PLN_FN_PURE},
@@ -528,6 +561,9 @@ typedef struct PurityContext
 	List	   *guarded;		/* if not NIL on entry: the names of the
 								 * GUARDED calls seen (for the plan view) */
 	bool		collect;		/* collect them */
+	bool		analysed;		/* the tree is analysed, not planned: the
+								 * planner will inline the concatenations
+								 * of text with other types (below) */
 } PurityContext;
 
 /* Is oid one of the n in list?  (Also for snapshots.c.) */
@@ -722,6 +758,40 @@ param_is_pure(Param *param, PurityContext *context)
 		(dtype == PLN_DTYPE_REC || dtype == PLN_DTYPE_RECFIELD);
 }
 
+/*
+ * In an analysed tree (before planning): text || x and x || text for x of
+ * another type are calls of textanycat and anytextcat, SQL functions whose
+ * body ($1 || $2::text, $1::text || $2) the planner inlines, so that the
+ * planned tree holds textcat and x's conversion to text instead, which
+ * the planned tree's own check judges.  Planning such a call reads the
+ * function from pg_proc and parses its body (catalog reads); it could run
+ * the body only if the function were immutable (the planner evaluates
+ * immutable calls of constants before it inlines), which the stock
+ * functions are not: a changed one is not accepted.  (One changed so that
+ * the planner does not inline it stays a call, which the planned tree's
+ * check does not accept.)  The conversion of x
+ * is folded for a constant x only through the types' reviewed I/O
+ * functions or reviewed casts, so x's type must be in the I/O table.
+ * Inlining tells object_access_hook of the call: no other module may have
+ * set it.
+ */
+static bool
+inlined_concat_is_guardable(Oid funcid, List *args)
+{
+	Node	   *other;
+
+	if (funcid == F_TEXTANYCAT)
+		other = lsecond(args);
+	else if (funcid == F_ANYTEXTCAT)
+		other = linitial(args);
+	else
+		return false;
+	return list_length(args) == 2 &&
+		object_access_hook == NULL &&
+		reviewed_io_type(exprType(other)) != NULL &&
+		func_volatile(funcid) != PROVOLATILE_IMMUTABLE;
+}
+
 /* Returns true, and remembers the node, at the first impure node */
 static bool
 impure_node_walker(Node *node, PurityContext *context)
@@ -762,6 +832,9 @@ impure_node_walker(Node *node, PurityContext *context)
 						function_call_is_allowed(fexpr->funcid,
 												 fexpr->inputcollid,
 												 fexpr->args, context));
+				if (!pure && context->analysed)
+					pure = inlined_concat_is_guardable(fexpr->funcid,
+													   fexpr->args);
 				break;
 			}
 		case T_OpExpr:
@@ -775,6 +848,9 @@ impure_node_walker(Node *node, PurityContext *context)
 						function_call_is_allowed(opexpr->opfuncid,
 												 opexpr->inputcollid,
 												 opexpr->args, context));
+				if (!pure && context->analysed && IsA(node, OpExpr))
+					pure = inlined_concat_is_guardable(opexpr->opfuncid,
+													   opexpr->args);
 				break;
 			}
 		case T_CoerceViaIO:
@@ -798,6 +874,34 @@ impure_node_walker(Node *node, PurityContext *context)
 				}
 				break;
 			}
+		case T_SQLValueFunction:
+			/*
+			 * CURRENT_DATE, CURRENT_TIME[(n)], CURRENT_TIMESTAMP[(n)],
+			 * LOCALTIME[(n)], LOCALTIMESTAMP[(n)]: the transaction's start
+			 * (as now(), in the group above), converted with the session
+			 * time zone already loaded and rounded to the precision: plain
+			 * C.  The others (CURRENT_USER, CURRENT_SCHEMA, ...) look names
+			 * up in the catalogs (and from PostgreSQL 16 on are function
+			 * calls that are not on the table).
+			 */
+			switch (((SQLValueFunction *) node)->op)
+			{
+				case SVFOP_CURRENT_DATE:
+				case SVFOP_CURRENT_TIME:
+				case SVFOP_CURRENT_TIME_N:
+				case SVFOP_CURRENT_TIMESTAMP:
+				case SVFOP_CURRENT_TIMESTAMP_N:
+				case SVFOP_LOCALTIME:
+				case SVFOP_LOCALTIME_N:
+				case SVFOP_LOCALTIMESTAMP:
+				case SVFOP_LOCALTIMESTAMP_N:
+					pure = true;
+					break;
+				default:
+					pure = false;
+					break;
+			}
+			break;
 		case T_NullTest:
 			/* a row-wise test looks up the row type */
 			pure = !((NullTest *) node)->argisrow;
@@ -834,7 +938,8 @@ impure_node_walker(Node *node, PurityContext *context)
 			 * coercions, arrays of other element types or built of
 			 * arrays (the cases above cover the rest), x IN (list) (it
 			 * looks up the element type on first use), domain checks,
-			 * CURRENT_USER and friends.
+			 * CURRENT_USER and friends (the clock's SQL value functions
+			 * are above).
 			 */
 			pure = false;
 			break;
@@ -860,6 +965,7 @@ init_context(PurityContext *context, PlnFunction *func, WalkMode mode)
 	context->culprit = NULL;
 	context->guarded = NIL;
 	context->collect = false;
+	context->analysed = false;
 }
 
 bool
@@ -884,6 +990,32 @@ pln_expr_tree_is_guardable(Node *node, PlnFunction *func)
 
 	init_context(&context, func, WALK_GUARDED);
 	return !impure_node_walker(node, &context);
+}
+
+/*
+ * May the planner plan this analysed tree under a read guard?  As
+ * pln_expr_tree_is_guardable, and also with the concatenations of text
+ * that planning inlines (inlined_concat_is_guardable).  The planned tree
+ * is checked again before it runs under a guard.
+ */
+bool
+pln_analysed_tree_is_guardable(Node *node, PlnFunction *func)
+{
+	PurityContext context;
+
+	init_context(&context, func, WALK_GUARDED);
+	context.analysed = true;
+	return !impure_node_walker(node, &context);
+}
+
+/*
+ * Will planning inline this function (for guard.c, whose hook is asked
+ * about it when the planner decides whether to inline)?
+ */
+bool
+pln_function_is_inlined_concat(Oid funcid)
+{
+	return funcid == F_TEXTANYCAT || funcid == F_ANYTEXTCAT;
 }
 
 /*

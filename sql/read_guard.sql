@@ -146,7 +146,8 @@ SELECT rg_flag(true), rg_flag(false), rg_flag(NULL);
 -- first calls of shapes that planning changes or that read the clock:
 -- text || another type (an SQL function the planner inlines: the analysed
 -- query holds a call of textanycat, the plan textcat and a conversion),
--- now() and CURRENT_DATE, text functions with the default collation, and
+-- now() and CURRENT_DATE, the names of the current user, schema and
+-- database (under the guard), text functions with the default collation, and
 -- SELECT expr INTO variable (prepared on its first run as an expression)
 CREATE FUNCTION rg_concat(t text, n int) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -181,6 +182,17 @@ EXCEPTION WHEN undefined_object THEN
     RETURN 'no such setting';
 END
 $$;
+CREATE FUNCTION rg_who() RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN (current_user = session_user) || ' ' || current_schema || ' ' ||
+           (current_schema() = current_schema) || ' ' ||
+           (current_catalog = current_database());
+EXCEPTION WHEN others THEN
+    RETURN 'caught';
+END
+$$;
+SELECT rg_lazy($$SELECT rg_who()$$);
+SELECT rg_who();
 SELECT rg_lazy($$SELECT rg_concat('a', 2), rg_concat(NULL, 1)$$, false);
 SELECT rg_concat('a', 2), rg_concat(NULL, 1), rg_concat('b', NULL);
 SELECT rg_lazy($$SELECT rg_recent(now()), rg_recent('infinity')$$, false);

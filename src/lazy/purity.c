@@ -274,6 +274,9 @@ static const Oid rv_privileges[] = {
 	F_PG_HAS_ROLE_OID_OID_TEXT, F_PG_HAS_ROLE_NAME_TEXT,
 	F_PG_HAS_ROLE_OID_TEXT
 };
+static const Oid rv_session_names[] = {
+	F_CURRENT_USER, F_SESSION_USER, F_CURRENT_SCHEMA, F_CURRENT_DATABASE
+};
 static const Oid rv_settings[] = {
 	F_CURRENT_SETTING_TEXT, F_CURRENT_SETTING_TEXT_BOOL,
 	F_PG_SETTINGS_GET_FLAGS
@@ -432,6 +435,17 @@ static const ReviewedGroup reviewed_groups[] = {
 		"memberships, as under PL/pgSQL. Errors: undefined object or "
 		"role, invalid privilege type; a cancel or I/O error in a "
 		"catalog scan."),
+	RV_GROUP("the names of the current user, schema and database", PLN_FN_GUARDED, RV_RUNS_NO_CODE, rv_session_names,
+		"current_user, session_user, current_schema() and "
+		"current_database() (also as the SQL value functions CURRENT_USER, "
+		"CURRENT_ROLE, USER, SESSION_USER, CURRENT_SCHEMA and "
+		"CURRENT_CATALOG, see impure_node_walker) look the role, the "
+		"first schema of the search path or the database up by OID in the "
+		"syscaches (current_schema may recompute the search path, which "
+		"reads pg_namespace and creates nothing); no lock, no user code. "
+		"They depend on the current user and search_path, which a "
+		"subtransaction does not change. Errors: a role or database "
+		"dropped meanwhile; a cancel or I/O error in a catalog scan."),
 	RV_GROUP("current_setting and settings flags", PLN_FN_GUARDED, 0, rv_settings,
 		"current_setting(name [, missing_ok]) and pg_settings_get_flags "
 		"read the settings table; for settings restricted to "
@@ -792,6 +806,29 @@ inlined_concat_is_guardable(Oid funcid, List *args)
 		func_volatile(funcid) != PROVOLATILE_IMMUTABLE;
 }
 
+/* For the plan view: the keyword of a SQL value function that names */
+static const char *
+sql_value_function_name(SQLValueFunction *svf)
+{
+	switch (svf->op)
+	{
+		case SVFOP_CURRENT_ROLE:
+			return "current_role";
+		case SVFOP_CURRENT_USER:
+			return "current_user";
+		case SVFOP_USER:
+			return "user";
+		case SVFOP_SESSION_USER:
+			return "session_user";
+		case SVFOP_CURRENT_CATALOG:
+			return "current_catalog";
+		case SVFOP_CURRENT_SCHEMA:
+			return "current_schema";
+		default:
+			return "a SQL value function";
+	}
+}
+
 /* Returns true, and remembers the node, at the first impure node */
 static bool
 impure_node_walker(Node *node, PurityContext *context)
@@ -881,8 +918,9 @@ impure_node_walker(Node *node, PurityContext *context)
 			 * (as now(), in the group above), converted with the session
 			 * time zone already loaded and rounded to the precision: plain
 			 * C.  The others (CURRENT_USER, CURRENT_SCHEMA, ...) look names
-			 * up in the catalogs (and from PostgreSQL 16 on are function
-			 * calls that are not on the table).
+			 * up in the catalogs, as the functions of the group "the names
+			 * of the current user, schema and database" do (which they are
+			 * from PostgreSQL 16 on): under a guard only.
 			 */
 			switch (((SQLValueFunction *) node)->op)
 			{
@@ -898,7 +936,12 @@ impure_node_walker(Node *node, PurityContext *context)
 					pure = true;
 					break;
 				default:
-					pure = false;
+					pure = (context->mode == WALK_GUARDED);
+					if (pure && context->collect)
+						context->guarded =
+							lappend(context->guarded,
+									psprintf("%s (SQL syntax)",
+											 sql_value_function_name((SQLValueFunction *) node)));
 					break;
 			}
 			break;

@@ -147,7 +147,8 @@ SELECT rg_flag(true), rg_flag(false), rg_flag(NULL);
 -- text || another type (an SQL function the planner inlines: the analysed
 -- query holds a call of textanycat, the plan textcat and a conversion),
 -- now() and CURRENT_DATE, the names of the current user, schema and
--- database (under the guard), text functions with the default collation, and
+-- database (under the guard), uuid and inet input, text functions with
+-- the default collation, and
 -- SELECT expr INTO variable (prepared on its first run as an expression)
 CREATE FUNCTION rg_concat(t text, n int) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -191,6 +192,16 @@ EXCEPTION WHEN others THEN
     RETURN 'caught';
 END
 $$;
+CREATE FUNCTION rg_uuid(t text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN t::uuid || ' ' || (t::inet IS NOT NULL);
+EXCEPTION WHEN invalid_text_representation THEN
+    RETURN 'bad: ' || t;
+END
+$$;
+SELECT rg_lazy($$SELECT rg_uuid('x'), rg_uuid('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11')$$,
+               false);
+SELECT rg_uuid('x'), rg_uuid('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11');
 SELECT rg_lazy($$SELECT rg_who()$$);
 SELECT rg_who();
 SELECT rg_lazy($$SELECT rg_concat('a', 2), rg_concat(NULL, 1)$$, false);

@@ -37,6 +37,7 @@
 #include "catalog/pg_type.h"
 #include "lib/stringinfo.h"
 #include "nodes/nodeFuncs.h"
+#include "parser/parse_coerce.h"
 #include "parser/scansup.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -500,7 +501,7 @@ static const ReviewedGroup reviewed_groups[] = {
  * catalog lookup is needed to find them.  Class PLN_FN_PURE: their input
  * functions parse with plain C and report bad input as an error; float
  * output reads the extra_float_digits setting, which is only a variable.
- * name and oid are plain C too.  Class PLN_FN_GUARDED: the reg* types look
+ * name, oid, uuid, inet and cidr are plain C too.  Class PLN_FN_GUARDED: the reg* types look
  * names up in the catalogs both ways (as regclass(text) above; regtype's
  * input runs the SQL parser and a type modifier's input function), json
  * and jsonb parse with plain C but are kept under the guard with their
@@ -530,6 +531,9 @@ static const PureIOType pure_io_types[] = {
 	{BPCHAROID, F_BPCHARIN, F_BPCHAROUT, PLN_FN_PURE},
 	{NAMEOID, F_NAMEIN, F_NAMEOUT, PLN_FN_PURE},
 	{OIDOID, F_OIDIN, F_OIDOUT, PLN_FN_PURE},
+	{UUIDOID, F_UUID_IN, F_UUID_OUT, PLN_FN_PURE},
+	{INETOID, F_INET_IN, F_INET_OUT, PLN_FN_PURE},
+	{CIDROID, F_CIDR_IN, F_CIDR_OUT, PLN_FN_PURE},
 	{REGCLASSOID, F_REGCLASSIN, F_REGCLASSOUT, PLN_FN_GUARDED},
 	{REGTYPEOID, F_REGTYPEIN, F_REGTYPEOUT, PLN_FN_GUARDED},
 	{REGPROCOID, F_REGPROCIN, F_REGPROCOUT, PLN_FN_GUARDED},
@@ -785,10 +789,31 @@ param_is_pure(Param *param, PurityContext *context)
  * the planner does not inline it stays a call, which the planned tree's
  * check does not accept.)  The conversion of x
  * is folded for a constant x only through the types' reviewed I/O
- * functions or reviewed casts, so x's type must be in the I/O table.
+ * functions or reviewed casts, so x's type must be in the I/O table, and
+ * its cast to text, if it has one, on the table (inet's is not).
  * Inlining tells object_access_hook of the call: no other module may have
  * set it.
  */
+static bool
+conversion_to_text_is_reviewed(Oid typid)
+{
+	Oid			castfunc;
+
+	if (reviewed_io_type(typid) == NULL)
+		return false;
+	switch (find_coercion_pathway(TEXTOID, typid, COERCION_EXPLICIT,
+								  &castfunc))
+	{
+		case COERCION_PATH_RELABELTYPE:
+		case COERCION_PATH_COERCEVIAIO:
+			return true;
+		case COERCION_PATH_FUNC:
+			return reviewed_group(castfunc) != NULL;
+		default:
+			return false;
+	}
+}
+
 static bool
 inlined_concat_is_guardable(Oid funcid, List *args)
 {
@@ -802,7 +827,7 @@ inlined_concat_is_guardable(Oid funcid, List *args)
 		return false;
 	return list_length(args) == 2 &&
 		object_access_hook == NULL &&
-		reviewed_io_type(exprType(other)) != NULL &&
+		conversion_to_text_is_reviewed(exprType(other)) &&
 		func_volatile(funcid) != PROVOLATILE_IMMUTABLE;
 }
 

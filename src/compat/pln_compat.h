@@ -150,6 +150,16 @@
 #endif
 
 /*
+ * reverse(text): 18 added reverse(bytea), so the OID macro of the text
+ * one got the argument type in its name.
+ */
+#if PG_VERSION_NUM >= 180000
+#define PLN_F_REVERSE_TEXT F_REVERSE_TEXT
+#else
+#define PLN_F_REVERSE_TEXT F_REVERSE
+#endif
+
+/*
  * The executor's checks of a result relation before an INSERT: 16 added
  * MERGE's actions (none here), 18 the ON CONFLICT action.
  */

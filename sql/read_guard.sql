@@ -206,6 +206,23 @@ SELECT rg_lazy($$SELECT rg_who()$$);
 SELECT rg_who();
 SELECT rg_lazy($$SELECT rg_concat('a', 2), rg_concat(NULL, 1)$$, false);
 SELECT rg_concat('a', 2), rg_concat(NULL, 1), rg_concat('b', NULL);
+CREATE FUNCTION rg_fields(t timestamptz, u text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN extract(epoch FROM date_trunc(u, t)) || ' ' ||
+           extract(year FROM t) || ' ' ||
+           date_part(u, t - interval '1 hour') || ' ' ||
+           extract(day FROM age(t, to_timestamp(0))) || ' ' ||
+           extract(doy FROM make_date(2024, 2, 29));
+EXCEPTION WHEN invalid_parameter_value OR feature_not_supported THEN
+    RETURN 'bad unit ' || u;
+END
+$$;
+SELECT rg_lazy($$SELECT rg_fields(now(), 'day'), rg_fields(now(), 'fortnight')$$,
+               false);
+SET TimeZone = 'UTC';
+SELECT rg_fields('2021-03-13 12:34:56+00', 'day'),
+       rg_fields('2021-03-13 12:34:56+00', 'fortnight');
+RESET TimeZone;
 SELECT rg_lazy($$SELECT rg_recent(now()), rg_recent('infinity')$$, false);
 SELECT rg_recent(now()), rg_recent('2000-01-01'), rg_recent('-infinity');
 SELECT rg_lazy($$SELECT rg_words('ab.cd'), rg_words('x')$$, false);

@@ -41,9 +41,11 @@ OBJS = \
 	src/exec/raise.o \
 	src/exec/text_append.o \
 	src/exec/plugin.o \
+	src/exec/exec_guarded_query.o \
 	src/lazy/savepoint.o \
 	src/lazy/purity.o \
 	src/lazy/guard.o \
+	src/lazy/guarded_query.o \
 	src/lazy/snapshots.o \
 	src/write/write_path.o \
 	src/write/write_direct.o \

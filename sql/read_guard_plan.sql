@@ -66,3 +66,49 @@ SELECT s.blocks_entered - :b_blocks_entered AS blocks,
        s.blocks_lazy_guarded - :b_blocks_lazy_guarded AS guarded
   FROM plnimble_savepoint_stats() s;
 DROP EXTENSION citext CASCADE;
+
+-- SELECT ... INTO STRICT from a table (guarded_query.c): once the plan
+-- cache has chosen the generic plan, the plan view names the query run
+-- under the guard, and each call's block stays without its subtransaction
+-- (exactly: 2 blocks entered, 0 savepoints, 1 caught, 2 guarded); a
+-- locking clause is refused, with the reason
+CREATE TABLE rp_q (k int PRIMARY KEY, v text);
+INSERT INTO rp_q VALUES (1, 'one');
+CREATE FUNCTION rp_get(key int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    r text;
+BEGIN
+    SELECT v INTO STRICT r FROM rp_q WHERE k = key;
+    RETURN r;
+EXCEPTION WHEN no_data_found THEN
+    RETURN 'none';
+END
+$$;
+CREATE FUNCTION rp_get_locked(key int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    r text;
+BEGIN
+    SELECT v INTO STRICT r FROM rp_q WHERE k = key FOR SHARE;
+    RETURN r;
+EXCEPTION WHEN no_data_found THEN
+    RETURN 'none';
+END
+$$;
+SELECT line FROM plnimble_savepoint_plan('rp_get(int)') AS line;
+SELECT count(rp_get(g)) FROM generate_series(1, 8) g;
+SELECT count(rp_get_locked(g)) FROM generate_series(1, 8) g;
+SELECT line FROM plnimble_savepoint_plan('rp_get(int)') AS line;
+SELECT line FROM plnimble_savepoint_plan('rp_get_locked(int)') AS line;
+SELECT * FROM plnimble_savepoint_stats() \gset b_
+SELECT rp_get(1), rp_get(2);
+SELECT s.blocks_entered - :b_blocks_entered AS blocks,
+       s.savepoints_materialized - :b_savepoints_materialized AS savepoints,
+       s.errors_caught_lazy - :b_errors_caught_lazy AS caught_lazy,
+       s.blocks_lazy_guarded - :b_blocks_lazy_guarded AS guarded
+  FROM plnimble_savepoint_stats() s;
+SELECT * FROM plnimble_savepoint_stats() \gset b_
+SELECT rp_get_locked(1), rp_get_locked(2);
+SELECT s.blocks_entered - :b_blocks_entered AS blocks,
+       s.savepoints_materialized - :b_savepoints_materialized AS savepoints,
+       s.blocks_lazy_guarded - :b_blocks_lazy_guarded AS guarded
+  FROM plnimble_savepoint_stats() s;

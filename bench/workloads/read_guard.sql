@@ -7,6 +7,8 @@
 --   privilege: begin return has_table_privilege(t, 'select'); exception when others then return null; end
 --   timestamp: begin return t + interval '1 day'; exception when datetime_field_overflow then return null; end
 --   setting:   begin return current_setting(t); exception when undefined_object then return null; end
+--   strict:    begin select v into strict r from rg_keyed where k = key; return r;
+--              exception when no_data_found then return null; end
 --
 -- Each case has a twin without the EXCEPTION clause (the _noexc cases, on
 -- inputs that do not fail), and the derived ratios compare plnimble's time
@@ -32,11 +34,15 @@
 -- @case    rg_setting_mixed    | >=1.8 | n=@N@          | SELECT count(v) FROM (SELECT rg_setting_@LANG@(s) AS v FROM rg_settings) q
 -- @case    rg_setting_valid    | >=1.8 | n=@N@          | SELECT count(v) FROM (SELECT rg_setting_@LANG@(s) AS v FROM rg_settings_valid) q
 -- @case    rg_setting_noexc    | info  | n=@N@          | SELECT count(v) FROM (SELECT rg_setting_noexc_@LANG@(s) AS v FROM rg_settings_valid) q
+-- @case    rg_strict_mixed     | >=1.8 | n=@N@          | SELECT count(v) FROM (SELECT rg_strict_@LANG@(k) AS v FROM rg_keys) q
+-- @case    rg_strict_valid     | >=1.8 | n=@N@          | SELECT count(v) FROM (SELECT rg_strict_@LANG@(k) AS v FROM rg_keys_valid) q
+-- @case    rg_strict_noexc     | info  | n=@N@          | SELECT count(v) FROM (SELECT rg_strict_noexc_@LANG@(k) AS v FROM rg_keys_valid) q
 -- @derived rg_regclass_valid / rg_regclass_noexc, plnimble | rg_regclass_valid.plnimble / rg_regclass_noexc.plnimble | <=1.25
 -- @derived rg_regtype_valid / rg_regtype_noexc, plnimble | rg_regtype_valid.plnimble / rg_regtype_noexc.plnimble | <=1.25
 -- @derived rg_priv_valid / rg_priv_noexc, plnimble | rg_priv_valid.plnimble / rg_priv_noexc.plnimble | <=1.25
 -- @derived rg_ts_valid / rg_ts_noexc, plnimble | rg_ts_valid.plnimble / rg_ts_noexc.plnimble | <=1.25
 -- @derived rg_setting_valid / rg_setting_noexc, plnimble | rg_setting_valid.plnimble / rg_setting_noexc.plnimble | <=1.25
+-- @derived rg_strict_valid / rg_strict_noexc, plnimble | rg_strict_valid.plnimble / rg_strict_noexc.plnimble | <=1.25
 -- @derived rg_regclass_valid / rg_regclass_noexc, plpgsql (context) | rg_regclass_valid.plpgsql / rg_regclass_noexc.plpgsql | info
 
 -- @@setup
@@ -83,6 +89,18 @@ VACUUM ANALYZE rg_times;
 VACUUM ANALYZE rg_times_valid;
 VACUUM ANALYZE rg_settings;
 VACUUM ANALYZE rg_settings_valid;
+-- A keyed table of 1000 rows; half of rg_keys are missing from it.
+CREATE TABLE rg_keyed (k int PRIMARY KEY, v text);
+INSERT INTO rg_keyed SELECT g, 'v' || g FROM generate_series(1, 1000) g;
+CREATE TABLE rg_keys (k int);
+INSERT INTO rg_keys
+  SELECT CASE WHEN g % 2 = 0 THEN g % 1000 + 1 ELSE -(g % 1000) - 1 END
+  FROM generate_series(1, @N@) g;
+CREATE TABLE rg_keys_valid (k int);
+INSERT INTO rg_keys_valid SELECT g % 1000 + 1 FROM generate_series(1, @N@) g;
+VACUUM ANALYZE rg_keyed;
+VACUUM ANALYZE rg_keys;
+VACUUM ANALYZE rg_keys_valid;
 
 -- @@functions
 CREATE FUNCTION rg_regclass_@LANG@(t text) RETURNS oid LANGUAGE @LANG@ AS $$
@@ -143,5 +161,23 @@ $$;
 CREATE FUNCTION rg_setting_noexc_@LANG@(t text) RETURNS text LANGUAGE @LANG@ AS $$
 BEGIN
   RETURN current_setting(t);
+END
+$$;
+CREATE FUNCTION rg_strict_@LANG@(key int) RETURNS text LANGUAGE @LANG@ AS $$
+DECLARE
+  r text;
+BEGIN
+  SELECT v INTO STRICT r FROM rg_keyed WHERE k = key;
+  RETURN r;
+EXCEPTION WHEN no_data_found THEN
+  RETURN NULL;
+END
+$$;
+CREATE FUNCTION rg_strict_noexc_@LANG@(key int) RETURNS text LANGUAGE @LANG@ AS $$
+DECLARE
+  r text;
+BEGIN
+  SELECT v INTO STRICT r FROM rg_keyed WHERE k = key;
+  RETURN r;
 END
 $$;

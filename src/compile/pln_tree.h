@@ -559,7 +559,21 @@ typedef struct PlnStmtExecSql
 								 * without its block's subtransaction?
 								 * (write_path.c) */
 	struct PlnWritePath *wpath; /* that path's state, once prepared */
+	char		guarded_query;	/* PLN_GUARDED_QUERY_*: may the SELECT
+								 * INTO run under a read guard, without
+								 * the block's subtransaction?
+								 * (lazy/guarded_query.c) */
+	struct CachedPlan *guarded_plan;	/* the generic plan last checked
+										 * for that (not a reference) */
+	int			guarded_generation; /* its generation */
+	bool		guarded_plan_ok;	/* and whether it may */
 } PlnStmtExecSql;
+
+/* PlnStmtExecSql.guarded_query (see lazy/guarded_query.c) */
+#define PLN_GUARDED_QUERY_UNKNOWN	0	/* not prepared yet */
+#define PLN_GUARDED_QUERY_CANDIDATE 'c' /* its shape may: its generic plan
+										 * decides, each time it runs */
+#define PLN_GUARDED_QUERY_NEVER	'n' /* its shape may not */
 
 /* PlnStmtExecSql.write_path (see write_path.c) */
 #define PLN_WRITE_PATH_NONE		0	/* not the last INSERT of a block whose

@@ -45,6 +45,7 @@
 #include "utils/typcache.h"
 
 #include "plnimble.h"
+#include "lazy/pln_guarded_query.h"
 
 /*
  * Per-transaction state for simple expressions: the executor state their
@@ -86,7 +87,6 @@ uint64		pln_transaction_count = 0;
 static void exec_simple_check_plan(PlnExecState *estate, PlnExpr *expr);
 static void remember_plan_error(PlnExpr *expr, CachedPlanSource *plansource,
 								bool at_parse);
-static bool plan_cache_chooses_generic(CachedPlanSource *plansource);
 static bool uses_variables(PlnExpr *expr);
 static bool plan_reads_variables(SPIPlanPtr plan);
 static void plan_generic_again(PlnExecState *estate, PlnExpr *expr);
@@ -276,7 +276,7 @@ exec_prepare_plan_guarded(PlnExecState *estate, PlnExpr *expr)
 	if (!estate->portal_snapshot_ensured && ActiveSnapshotSet())
 		estate->portal_snapshot_ensured = true;
 	if (!pln_read_guard_usable(estate) ||
-		post_parse_analyze_hook != NULL || planner_hook != NULL)
+		post_parse_analyze_hook != NULL || pln_other_planner_hook_set())
 		return false;
 
 	enter_refusing_read_guard(estate, &guard);
@@ -486,31 +486,6 @@ plan_reads_variables(SPIPlanPtr plan)
 }
 
 /*
- * Would the plan cache run the query with its generic plan next time?
- * The same decision as the plan cache's own (plancache.c, which does not
- * export it) for a saved plan that is given parameters: the settings or
- * cursor options may force it; otherwise the first five plans are custom
- * plans, and after that the generic plan is used when its cost is below
- * the custom plans' average, or not known yet because making it failed.
- */
-static bool
-plan_cache_chooses_generic(CachedPlanSource *plansource)
-{
-	if (plan_cache_mode == PLAN_CACHE_MODE_FORCE_GENERIC_PLAN)
-		return true;
-	if (plan_cache_mode == PLAN_CACHE_MODE_FORCE_CUSTOM_PLAN)
-		return false;
-	if (plansource->cursor_options & CURSOR_OPT_GENERIC_PLAN)
-		return true;
-	if (plansource->cursor_options & CURSOR_OPT_CUSTOM_PLAN)
-		return false;
-	if (plansource->num_custom_plans < 5)
-		return false;
-	return plansource->generic_cost <
-		plansource->total_custom_cost / plansource->num_custom_plans;
-}
-
-/*
  * Could running the simple expression through SPI now show something
  * that evaluating its generic plan does not?  PL/pgSQL sends an
  * expression through SPI after a caught error in it and in a recursion
@@ -539,7 +514,7 @@ pln_custom_plan_would_show(PlnExpr *expr)
 	plansources = SPI_plan_get_plan_sources(expr->plan);
 	if (list_length(plansources) != 1)
 		return false;
-	return !plan_cache_chooses_generic((CachedPlanSource *) linitial(plansources)) &&
+	return !pln_plan_cache_chooses_generic((CachedPlanSource *) linitial(plansources)) &&
 		uses_variables(expr);
 }
 
@@ -561,7 +536,7 @@ raise_plan_error_again(PlnExecState *estate, PlnExpr *expr)
 		 (expr->plan_error_source->is_valid &&
 		  pln_search_path_matches(expr->plan_error_source->search_path) &&
 		  (!uses_variables(expr) ||
-		   plan_cache_chooses_generic(expr->plan_error_source)))))
+		   pln_plan_cache_chooses_generic(expr->plan_error_source)))))
 	{
 		ErrorContextCallback inner;
 
@@ -615,7 +590,7 @@ plan_generic_again(PlnExecState *estate, PlnExpr *expr)
 	MemoryContext oldcontext;
 
 	plansource = (CachedPlanSource *) linitial(SPI_plan_get_plan_sources(expr->plan));
-	if (uses_variables(expr) && !plan_cache_chooses_generic(plansource))
+	if (uses_variables(expr) && !pln_plan_cache_chooses_generic(plansource))
 		return;
 
 	/* planning reads the catalogs */

@@ -30,6 +30,7 @@
 #include "nodes/parsenodes.h"
 
 #include "plnimble.h"
+#include "lazy/pln_guarded_query.h"
 
 static char *format_expr_params(PlnExecState *estate, const PlnExpr *expr);
 static int	select_into_width(PlnExecState *estate, PlnStmtExecSql *stmt);
@@ -37,6 +38,8 @@ static void prepare_select_into(PlnExecState *estate, PlnStmtExecSql *stmt,
 								int ncols);
 static bool exec_select_into_simply(PlnExecState *estate,
 									PlnStmtExecSql *stmt);
+static bool exec_select_into_guarded(PlnExecState *estate,
+									 PlnStmtExecSql *stmt);
 
 void
 exec_set_found(PlnExecState *estate, bool state)
@@ -103,22 +106,18 @@ check_execute_result(PlnExecState *estate, int rc, const char *query)
 }
 
 /*
- * Store the result of a statement with INTO: nrows rows, of which first is
- * the first (NULL if none), of the row type tupdesc.  No row makes the
- * target NULL, unless STRICT forbids that.  Of several rows the first is taken,
- * except where exactly one is required: with STRICT and for row-changing
- * statements (an error), or with the too_many_rows check (an error or a
- * warning, as configured).
+ * The row-count rules of a statement with INTO, for nrows rows: no row is
+ * an error with STRICT; several are an error where exactly one is
+ * required (with STRICT and for row-changing statements), or with the
+ * too_many_rows check an error or a warning, as configured.  A guarded
+ * query (guarded_query.c) applies them before it leaves its guard, as
+ * PL/pgSQL raises them inside the block's subtransaction.
  */
-static void
-store_row_into_target(PlnExecState *estate, PlnStmtExecSql *stmt,
-					  bool check_too_many, uint64 nrows, HeapTuple first,
-					  TupleDesc tupdesc)
+void
+exec_check_into_rows(PlnExecState *estate, PlnStmtExecSql *stmt,
+					 bool check_too_many, uint64 nrows)
 {
-	PlnVariable *target;
 	bool		want_one = stmt->strict || stmt->mod_stmt || check_too_many;
-
-	target = (PlnVariable *) estate->datums[stmt->target->dno];
 
 	if (nrows == 0 && stmt->strict)
 	{
@@ -146,10 +145,33 @@ store_row_into_target(PlnExecState *estate, PlnStmtExecSql *stmt,
 				 params ? errdetail_internal("parameters: %s", params) : 0,
 				 errhint("Make sure the query returns a single row, or use LIMIT 1.")));
 	}
+}
 
-	exec_move_row(estate, target, first, tupdesc);
-
+/*
+ * Store the first of a statement's rows (NULL if none), of the row type
+ * tupdesc, into its INTO target; no row makes the target NULL.
+ */
+static void
+store_first_row(PlnExecState *estate, PlnStmtExecSql *stmt, HeapTuple first,
+				TupleDesc tupdesc)
+{
+	exec_move_row(estate, (PlnVariable *) estate->datums[stmt->target->dno],
+				  first, tupdesc);
 	exec_eval_cleanup(estate);
+}
+
+/*
+ * Store the result of a statement with INTO: nrows rows, of which first is
+ * the first (NULL if none), of the row type tupdesc, after the row-count
+ * rules (exec_check_into_rows).
+ */
+static void
+store_row_into_target(PlnExecState *estate, PlnStmtExecSql *stmt,
+					  bool check_too_many, uint64 nrows, HeapTuple first,
+					  TupleDesc tupdesc)
+{
+	exec_check_into_rows(estate, stmt, check_too_many, nrows);
+	store_first_row(estate, stmt, first, tupdesc);
 }
 
 /* ... the result SPI left */
@@ -341,6 +363,18 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 	TupleDesc	returned_desc = NULL;
 
 	/*
+	 * A SELECT ... INTO whose shape may run under a read guard started
+	 * lazily (pln_stmt_may_run_lazily): under the guard, if it may now;
+	 * else it passes the gate it skipped, and runs as any statement.
+	 */
+	if (stmt->guarded_query == PLN_GUARDED_QUERY_CANDIDATE)
+	{
+		if (pln_in_lazy_region(estate) && exec_select_into_guarded(estate, stmt))
+			return PLN_RC_OK;
+		pln_start_savepoints_before(estate, PLN_IMPURE_STATEMENT);
+	}
+
+	/*
 	 * (An INSERT that may take the write path is prepared by it, and in
 	 * its plain form only when it does not take it: preparing reads the
 	 * catalogs, which would start the block's subtransaction.)
@@ -380,6 +414,9 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 		stmt->mod_stmt = plan_is_row_modifying(expr->plan);
 		stmt->mod_stmt_set = true;
 	}
+	if (stmt->guarded_query == PLN_GUARDED_QUERY_UNKNOWN &&
+		expr->plan != NULL && stmt->mod_stmt_set)
+		stmt->guarded_query = pln_guarded_query_shape(estate, stmt);
 
 	check_too_many = ((pln_extra_errors | pln_extra_warnings) &
 					  PLN_XCHECK_TOOMANYROWS) != 0;
@@ -426,6 +463,19 @@ exec_stmt_execsql(PlnExecState *estate, PlnStmtExecSql *stmt)
 	if (!estate->atomic)
 		pln_renew_econtext_if_needed(estate);
 	check_execute_result(estate, rc, expr->query);
+
+	/*
+	 * A statement that may run under a read guard: the gate it passed
+	 * above did not forget plan checks after it ran, as exec_stmt does for
+	 * other statements; and the generic plan the plan cache may have made
+	 * is checked for the next run (here, past the gate, catalogs may be
+	 * read).
+	 */
+	if (stmt->guarded_query == PLN_GUARDED_QUERY_CANDIDATE)
+	{
+		pln_forget_plan_checks();
+		pln_guarded_query_note_plan(estate, stmt);
+	}
 
 	/*
 	 * ROW_COUNT is the number of rows the statement processed; CALL and DO
@@ -688,6 +738,37 @@ exec_select_into_simply(PlnExecState *estate, PlnStmtExecSql *stmt)
 		exec_assign_value(estate, estate->datums[row->varnos[i]],
 						  values[i], nulls[i], types[i], typmods[i]);
 	exec_eval_cleanup(estate);
+	return true;
+}
+
+/*
+ * Run "SELECT ... INTO [STRICT] variables" under a read guard
+ * (guarded_query.c), without the block's subtransaction, when its
+ * conditions hold now; false, with nothing done, when they do not.  What
+ * shows is what the SQL form through SPI shows: FOUND, ROW_COUNT (the
+ * rows processed, of at most as many as SPI would have been asked for),
+ * and the row stored as store_into_target stores it.  The errors of
+ * STRICT and too_many_rows are raised under the guard, after the query
+ * (pln_guarded_query_run), so that a caught one releases the query's
+ * locks, as the subtransaction's rollback does under PL/pgSQL.  The row is in the statement context, reset here.
+ */
+static bool
+exec_select_into_guarded(PlnExecState *estate, PlnStmtExecSql *stmt)
+{
+	bool		check_too_many;
+	uint64		nrows = 0;
+	HeapTuple	first = NULL;
+	TupleDesc	tupdesc = NULL;
+
+	check_too_many = ((pln_extra_errors | pln_extra_warnings) &
+					  PLN_XCHECK_TOOMANYROWS) != 0;
+	estate->cur_expr = stmt->sqlstmt;
+	if (!pln_guarded_query_run(estate, stmt,
+							   into_maxrows(stmt, check_too_many),
+							   check_too_many, &nrows, &first, &tupdesc))
+		return false;
+	store_first_row(estate, stmt, first, tupdesc);
+	MemoryContextReset(get_stmt_mcontext(estate));
 	return true;
 }
 

@@ -239,6 +239,8 @@ pln_fast_handover_dropped(PlnExpr *expr)
 }
 
 extern bool pln_custom_plan_would_show(PlnExpr *expr);
+extern void exec_check_into_rows(PlnExecState *estate, PlnStmtExecSql *stmt,
+								 bool check_too_many, uint64 nrows);
 extern bool exec_eval_simple_expr(PlnExecState *estate, PlnExpr *expr,
 								  Datum *result, bool *isNull,
 								  Oid *rettype, int32 *rettypmod);

@@ -6,7 +6,8 @@
  *
  * Invariant: while a guard is active, CurrentResourceOwner is the guard's
  * own owner, and everything running is reviewed work (purity.c, class
- * GUARDED, or the guarded first planning of exec_expr.c): it reads
+ * GUARDED, the guarded first planning of exec_expr.c, or a guarded
+ * read-only query of guarded_query.c): it reads
  * catalogs, settings or tables, and writes nothing.  An error raised under
  * the guard leaves, at most, what such work can hold; pln_read_guard_abort
  * releases exactly that, as AbortSubTransaction would have released it,
@@ -36,6 +37,7 @@
 #include "fmgr.h"
 #include "libpq/pqsignal.h"
 #include "miscadmin.h"
+#include "optimizer/planner.h"
 #include "storage/bufmgr.h"
 #include "storage/condition_variable.h"
 #include "storage/lwlock.h"
@@ -63,6 +65,7 @@ static PlnReadGuard active_guard;
 static ResourceOwner spare_owner = NULL;
 
 static needs_fmgr_hook_type prev_needs_fmgr_hook = NULL;
+static planner_hook_type prev_planner_hook = NULL;
 
 /*
  * May a guard be entered now, instead of starting the subtransaction?
@@ -123,6 +126,7 @@ pln_read_guard_enter(PlnExecState *estate, PlnReadGuard *handle)
 	GetUserIdAndSecContext(&guard->saved_userid, &guard->saved_sec_context);
 	guard->refuse_unreviewed = false;
 	guard->refused = false;
+	guard->refuse_planning = false;
 
 	if (spare_owner != NULL)
 	{
@@ -319,6 +323,44 @@ guard_needs_fmgr_hook(Oid fn_oid)
 	return prev_needs_fmgr_hook != NULL && prev_needs_fmgr_hook(fn_oid);
 }
 
+/*
+ * Under a guard that runs a query (refuse_planning, guarded_query.c), the
+ * plan cache is about to plan it: a plan invalidated between the caller's
+ * check and the locks GetCachedPlan takes, or a custom plan after all.
+ * Planning a query over tables is not reviewed work (the planner's
+ * estimates call stable functions, other modules' planning hooks): it is
+ * refused as guard_needs_fmgr_hook refuses, and the query is run again
+ * under the block's subtransaction.  Otherwise the planner is called as if
+ * this hook were not there.
+ */
+static PlannedStmt *
+guard_planner_hook(Query *parse, const char *query_string,
+				   int cursorOptions, ParamListInfo boundParams)
+{
+	if (unlikely(pln_read_guard_top != NULL &&
+				 pln_read_guard_top->refuse_planning))
+	{
+		pln_read_guard_top->refused = true;
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg_internal("planning is not reviewed for a PL/nimble read guard")));
+	}
+	if (prev_planner_hook != NULL)
+		return prev_planner_hook(parse, query_string, cursorOptions,
+								 boundParams);
+	return standard_planner(parse, query_string, cursorOptions, boundParams);
+}
+
+/*
+ * Does another module hook the planner?  (plnimble's own hook,
+ * guard_planner_hook, only refuses under a guard that runs a query.)
+ */
+bool
+pln_other_planner_hook_set(void)
+{
+	return planner_hook != guard_planner_hook || prev_planner_hook != NULL;
+}
+
 /* Called once, from _PG_init */
 void
 pln_read_guard_init(void)
@@ -327,4 +369,6 @@ pln_read_guard_init(void)
 	RegisterSubXactCallback(pln_read_guard_subxact_cb, NULL);
 	prev_needs_fmgr_hook = needs_fmgr_hook;
 	needs_fmgr_hook = guard_needs_fmgr_hook;
+	prev_planner_hook = planner_hook;
+	planner_hook = guard_planner_hook;
 }

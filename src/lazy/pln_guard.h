@@ -99,6 +99,8 @@ typedef struct PlnReadGuard
 	bool		refuse_unreviewed;	/* planning: functions that are not
 									 * built in are refused (guard.c) */
 	bool		refused;		/* and one was */
+	bool		refuse_planning;	/* a guarded query (guarded_query.c):
+									 * planning is refused too */
 } PlnReadGuard;
 
 /*
@@ -119,6 +121,7 @@ extern void pln_read_guard_enter(PlnExecState *estate, PlnReadGuard *guard);
 extern void pln_read_guard_leave(PlnExecState *estate, PlnReadGuard *guard);
 extern bool pln_read_guard_abort(bool for_caught_error);
 extern void pln_read_guard_init(void);
+extern bool pln_other_planner_hook_set(void);
 extern void pln_read_guard_xact_cb(XactEvent event, void *arg);
 extern void pln_read_guard_subxact_cb(SubXactEvent event,
 									  SubTransactionId mySubid,

@@ -135,9 +135,10 @@ extern bool pln_lazy_check_exempt;
 /*
  * May the statement start running inside a handler block that has no
  * subtransaction yet?  The column "lazy" of pln_stmtkinds.h says, but for
- * two cases: a SELECT expr INTO variable that runs as an assignment
- * (exec_stmt_execsql) may, once its first run has established that; and
- * an INSERT that the write path may run (write_path.c).
+ * three cases: a SELECT expr INTO variable that runs as an assignment
+ * (exec_stmt_execsql) may, once its first run has established that; an
+ * INSERT that the write path may run (write_path.c); and a SELECT ...
+ * INTO variables that may run under a read guard (guarded_query.c).
  */
 static inline bool
 pln_stmt_may_run_lazily(PlnStmt *stmt)
@@ -163,6 +164,15 @@ pln_stmt_may_run_lazily(PlnStmt *stmt)
 	if (stmt->cmd_type == PLN_STMT_EXECSQL &&
 		((PlnStmtExecSql *) stmt)->write_path != PLN_WRITE_PATH_NONE &&
 		((PlnStmtExecSql *) stmt)->write_path != PLN_WRITE_PATH_NEVER)
+		return true;
+
+	/*
+	 * The third: a SELECT ... INTO variables that may run under a read
+	 * guard (guarded_query.c).  It decides as it starts, and passes the
+	 * gate itself when it does not take the guard.
+	 */
+	if (stmt->cmd_type == PLN_STMT_EXECSQL &&
+		((PlnStmtExecSql *) stmt)->guarded_query == PLN_GUARDED_QUERY_CANDIDATE)
 		return true;
 
 	/* generated from pln_stmtkinds.h; the compiler makes it one bit test */
@@ -314,6 +324,7 @@ extern PlnFnClass pln_reviewed_function_class(Oid funcid,
 extern bool pln_expr_tree_is_guardable(Node *node, PlnFunction *func);
 extern bool pln_analysed_tree_is_guardable(Node *node, PlnFunction *func);
 extern bool pln_function_is_inlined_concat(Oid funcid);
+extern bool pln_plan_expr_is_guardable(Node *node, PlnFunction *func);
 extern bool pln_reviewed_call_needs_no_snapshot(Oid funcid, List *args);
 extern bool pln_reviewed_io_conversion(Oid fromtype, Oid totype);
 extern char *pln_describe_guarded(Node *node, PlnFunction *func);

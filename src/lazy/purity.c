@@ -581,12 +581,18 @@ static const Oid pure_minmax_types[] = {
  *					pln_expr_tree_calls_only_pure, under a subtransaction
  *	WALK_GUARDED	class PURE and GUARDED, any collation, scalar variables
  *					only: what may run under a read guard
+ *	WALK_GUARDED_PLAN  the same, in an executor plan: also a column of the
+ *					row being scanned or joined (a Var), and a value a
+ *					nested loop hands to its inner side (a PARAM_EXEC
+ *					Param): what a guarded query (guarded_query.c) may
+ *					evaluate
  */
 typedef enum WalkMode
 {
 	WALK_PURE,
 	WALK_READS,
-	WALK_GUARDED
+	WALK_GUARDED,
+	WALK_GUARDED_PLAN
 } WalkMode;
 
 /* What the walker found wrong, for the explain view */
@@ -753,6 +759,7 @@ function_call_is_allowed(Oid funcid, Oid inputcollid, List *args,
 				(group->flags & RV_RUNS_NO_CODE) != 0 &&
 				collation_is_pure(inputcollid);
 		case WALK_GUARDED:
+		case WALK_GUARDED_PLAN:
 			/* (a collation other than those is looked up: a catalog read) */
 			if ((group->flags & RV_IO_ARGS) && !args_have_reviewed_io(args))
 				return false;
@@ -777,6 +784,9 @@ param_is_pure(Param *param, PurityContext *context)
 	PlnFunction *func = context->func;
 	PlnDatumType dtype;
 
+	/* (set by a nested loop from its outer row; no sub-plan is accepted) */
+	if (param->paramkind == PARAM_EXEC)
+		return context->mode == WALK_GUARDED_PLAN;
 	if (param->paramkind != PARAM_EXTERN || func == NULL)
 		return false;
 	/*
@@ -905,6 +915,19 @@ impure_node_walker(Node *node, PurityContext *context)
 		case T_Param:
 			pure = param_is_pure((Param *) node, context);
 			break;
+		case T_Var:
+
+			/*
+			 * In a plan, a column of the slot being evaluated: reading it
+			 * is plain C (a toasted value is fetched by the function that
+			 * reads it, a GUARDED-class read of the table).  A whole-row
+			 * reference builds a record; system columns (ctid, xmin,
+			 * ...) are not needed by the shapes reviewed.
+			 */
+			pure = (context->mode == WALK_GUARDED_PLAN &&
+					((Var *) node)->varattno > 0 &&
+					((Var *) node)->varlevelsup == 0);
+			break;
 		case T_FuncExpr:
 			{
 				FuncExpr   *fexpr = (FuncExpr *) node;
@@ -941,7 +964,8 @@ impure_node_walker(Node *node, PurityContext *context)
 
 				pure = (pure_io_type(argtype) != NULL &&
 						pure_io_type(iocoerce->resulttype) != NULL);
-				if (!pure && context->mode == WALK_GUARDED &&
+				if (!pure && (context->mode == WALK_GUARDED ||
+							  context->mode == WALK_GUARDED_PLAN) &&
 					reviewed_io_type(argtype) != NULL &&
 					reviewed_io_type(iocoerce->resulttype) != NULL)
 				{
@@ -1092,6 +1116,20 @@ pln_analysed_tree_is_guardable(Node *node, PlnFunction *func)
 
 	init_context(&context, func, WALK_GUARDED);
 	context.analysed = true;
+	return !impure_node_walker(node, &context);
+}
+
+/*
+ * May the expression of an executor plan be evaluated under a read guard
+ * (pln_expr_tree_is_guardable's rules, and columns of the rows scanned;
+ * see WALK_GUARDED_PLAN)?
+ */
+bool
+pln_plan_expr_is_guardable(Node *node, PlnFunction *func)
+{
+	PurityContext context;
+
+	init_context(&context, func, WALK_GUARDED_PLAN);
 	return !impure_node_walker(node, &context);
 }
 

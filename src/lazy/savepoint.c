@@ -766,7 +766,16 @@ catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
 	 */
 	if (unlikely(estate->starting_savepoint) ||
 		find_handler(block, geterrcode()) == NULL)
+	{
+		/*
+		 * (an error of work under a guard that the block around catches
+		 * without its subtransaction: that block stayed lazy through it)
+		 */
+		if (unlikely(frame->guarded) && frame->outer != NULL &&
+			!frame->outer->materialized)
+			frame->outer->guarded = true;
 		PG_RE_THROW();
+	}
 
 	/*
 	 * The write path ran, or was running, an INSERT in this block without

@@ -40,6 +40,7 @@
 #include "utils/resowner.h"
 
 #include "plnimble.h"
+#include "lazy/pln_guarded_query.h"
 #include "exec/pln_fast_conditions.h"
 
 PG_FUNCTION_INFO_V1(plnimble_savepoint_plan);
@@ -364,6 +365,20 @@ lazy_stmt_impurity(SavepointPlan *sp, PlnStmt *stmt)
 					if (why != NULL && execsql->simple_ncols > 1)
 						return pstrdup("runs SQL");
 					return why;
+				}
+				/* SELECT ... INTO under a read guard (guarded_query.c) */
+				if (execsql->guarded_query == PLN_GUARDED_QUERY_CANDIDATE)
+				{
+					const char *refusal = pln_guarded_query_refusal(sp->estate,
+																	execsql);
+
+					if (refusal != NULL)
+						return psprintf("runs SQL (not under a read guard: %s)",
+										refusal);
+					if (sp->guarded != NULL && sp->cur_stmtid > 0)
+						sp->guarded[sp->cur_stmtid] =
+							psprintf("query %s", execsql->sqlstmt->query);
+					return NULL;
 				}
 				return pstrdup("runs SQL");
 			}

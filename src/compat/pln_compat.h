@@ -150,6 +150,40 @@
 #endif
 
 /*
+ * The planner hook's arguments: 19 added the EXPLAIN state (NULL when the
+ * query is not being explained).
+ */
+#if PG_VERSION_NUM >= 190000
+#define PLN_PLANNER_HOOK_PARAMS Query *parse, const char *query_string, \
+	int cursorOptions, ParamListInfo boundParams, ExplainState *es
+#define PLN_PLANNER_HOOK_ARGS parse, query_string, cursorOptions, boundParams, es
+#else
+#define PLN_PLANNER_HOOK_PARAMS Query *parse, const char *query_string, \
+	int cursorOptions, ParamListInfo boundParams
+#define PLN_PLANNER_HOOK_ARGS parse, query_string, cursorOptions, boundParams
+#endif
+
+/*
+ * Run-time partition pruning of an Append: 18 keeps the pruning steps in
+ * the plan's list and the Append an index into it (-1 for none).
+ */
+#if PG_VERSION_NUM >= 180000
+#define pln_append_prunes_at_run_time(append) ((append)->part_prune_index >= 0)
+#else
+#define pln_append_prunes_at_run_time(append) ((append)->part_prune_info != NULL)
+#endif
+
+/*
+ * ExecutorRun: 18 dropped its execute_once argument (a plan is run once,
+ * as plnimble runs it).
+ */
+#if PG_VERSION_NUM >= 180000
+#define pln_executor_run(qd, dir, count) ExecutorRun((qd), (dir), (count))
+#else
+#define pln_executor_run(qd, dir, count) ExecutorRun((qd), (dir), (count), true)
+#endif
+
+/*
  * reverse(text): 18 added reverse(bytea), so the OID macro of the text
  * one got the argument type in its name.
  */

@@ -194,7 +194,7 @@ pln_guarded_query_run(PlnExecState *estate, PlnStmtExecSql *stmt,
 								 GetActiveSnapshot(), InvalidSnapshot,
 								 &receiver.pub, estate->paramLI, NULL, 0);
 			ExecutorStart(qd, EXEC_FLAG_SKIP_TRIGGERS);
-			ExecutorRun(qd, ForwardScanDirection, maxrows, true);
+			pln_executor_run(qd, ForwardScanDirection, maxrows);
 			*nrows = qd->estate->es_processed;
 			ExecutorFinish(qd);
 			ExecutorEnd(qd);

@@ -334,8 +334,7 @@ guard_needs_fmgr_hook(Oid fn_oid)
  * this hook were not there.
  */
 static PlannedStmt *
-guard_planner_hook(Query *parse, const char *query_string,
-				   int cursorOptions, ParamListInfo boundParams)
+guard_planner_hook(PLN_PLANNER_HOOK_PARAMS)
 {
 	if (unlikely(pln_read_guard_top != NULL &&
 				 pln_read_guard_top->refuse_planning))
@@ -346,9 +345,8 @@ guard_planner_hook(Query *parse, const char *query_string,
 				 errmsg_internal("planning is not reviewed for a PL/nimble read guard")));
 	}
 	if (prev_planner_hook != NULL)
-		return prev_planner_hook(parse, query_string, cursorOptions,
-								 boundParams);
-	return standard_planner(parse, query_string, cursorOptions, boundParams);
+		return prev_planner_hook(PLN_PLANNER_HOOK_ARGS);
+	return standard_planner(PLN_PLANNER_HOOK_ARGS);
 }
 
 /*

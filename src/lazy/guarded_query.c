@@ -207,9 +207,7 @@ sort_is_guardable(int ncols, Oid *operators, Oid *collations)
 			pln_reviewed_function_class(opcode, NULL) == PLN_FN_NOT_REVIEWED ||
 			operators[i] >= FirstNormalObjectId ||
 			(OidIsValid(collations[i]) &&
-			 collations[i] != DEFAULT_COLLATION_OID &&
-			 collations[i] != C_COLLATION_OID &&
-			 collations[i] != POSIX_COLLATION_OID))
+			 !pln_collation_needs_no_lookup(collations[i])))
 			return false;
 	}
 	return true;
@@ -308,7 +306,7 @@ plan_node_refusal(Plan *plan, PlnFunction *func)
 				Append	   *append = (Append *) plan;
 
 				/* (run-time pruning calls the partition key's functions) */
-				if (append->part_prune_info != NULL)
+				if (pln_append_prunes_at_run_time(append))
 					return "run-time partition pruning";
 				foreach(lc, append->appendplans)
 					if ((why = plan_node_refusal((Plan *) lfirst(lc), func)) != NULL)

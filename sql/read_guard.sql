@@ -202,6 +202,16 @@ $$;
 SELECT rg_lazy($$SELECT rg_uuid('x'), rg_uuid('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11')$$,
                false);
 SELECT rg_uuid('x'), rg_uuid('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11');
+CREATE FUNCTION rg_json(k text, v int) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN jsonb_build_object(k, v, 'list', jsonb_build_array(v, k, true))::text
+        || json_build_object('n', v)::text || to_jsonb(ARRAY[v, v + 1])::text;
+EXCEPTION WHEN others THEN
+    RETURN 'null key';
+END
+$$;
+SELECT rg_lazy($$SELECT rg_json('a', 1), rg_json(NULL, 2)$$);
+SELECT rg_json('a', 1), rg_json(NULL, 2);
 SELECT rg_lazy($$SELECT rg_who()$$);
 SELECT rg_who();
 SELECT rg_lazy($$SELECT rg_concat('a', 2), rg_concat(NULL, 1)$$, false);

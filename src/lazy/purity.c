@@ -300,6 +300,11 @@ static const Oid rv_json[] = {
 	F_JSONB_EXISTS, F_JSONB_CONTAINS, F_JSONB_CONTAINED, F_JSONB_EQ,
 	F_JSONB_NE
 };
+static const Oid rv_json_build[] = {
+	F_JSON_BUILD_OBJECT_ANY, F_JSON_BUILD_OBJECT_, F_JSON_BUILD_ARRAY_ANY,
+	F_JSON_BUILD_ARRAY_, F_JSONB_BUILD_OBJECT_ANY, F_JSONB_BUILD_OBJECT_,
+	F_JSONB_BUILD_ARRAY_ANY, F_JSONB_BUILD_ARRAY_, F_TO_JSON, F_TO_JSONB
+};
 static const Oid rv_text_io_args[] = {
 	F_FORMAT_TEXT, F_FORMAT_TEXT_ANY, F_CONCAT, F_CONCAT_WS
 };
@@ -485,6 +490,16 @@ static const ReviewedGroup reviewed_groups[] = {
 		"json code was read for what it can hold, not line by line to "
 		"the pure class's standard. Errors: invalid json, out of "
 		"memory, stack depth for deep nesting."),
+	RV_GROUP("json and jsonb builders", PLN_FN_GUARDED, RV_IO_ARGS, rv_json_build,
+		"json_build_object, json_build_array, their jsonb forms, to_json "
+		"and to_jsonb: each argument is put into the result by its type's "
+		"category, looked up in the catalogs (the output function, and for "
+		"a type that is not built in a cast to json, which the I/O check "
+		"leaves out: only types of the reviewed I/O table and arrays of "
+		"them, RV_IO_ARGS); numbers and text through their output "
+		"functions, json parsed, jsonb copied, arrays element by element. "
+		"Holding only memory. Errors: an odd number of arguments, a null "
+		"or non-scalar key, those of the output functions, out of memory."),
 	RV_GROUP("format and concat", PLN_FN_GUARDED, RV_IO_ARGS, rv_text_io_args,
 		"format, concat and concat_ws call their arguments' types' "
 		"output functions (looked up in the catalogs): allowed only "

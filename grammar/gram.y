@@ -1677,6 +1677,10 @@ stmt_dynexecute : K_EXECUTE
 							else
 								yyerror("syntax error");
 						}
+						new->guarded_shape =
+							(new->into && new->params == NIL &&
+							 new->target->dtype == PLN_DTYPE_ROW) ?
+							PLN_GUARDED_QUERY_UNKNOWN : PLN_GUARDED_QUERY_NEVER;
 
 						$$ = (PlnStmt *) new;
 					}

@@ -112,3 +112,43 @@ SELECT s.blocks_entered - :b_blocks_entered AS blocks,
        s.savepoints_materialized - :b_savepoints_materialized AS savepoints,
        s.blocks_lazy_guarded - :b_blocks_lazy_guarded AS guarded
   FROM plnimble_savepoint_stats() s;
+
+-- EXECUTE ... INTO variables: the plan view cannot know the command, and
+-- says the guard decides as it runs; exact counters for a found row, a
+-- missing table (caught without a subtransaction) and a refused command
+CREATE FUNCTION rp_exec(t text, q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    r text;
+BEGIN
+    EXECUTE format(q, t) INTO r;
+    RETURN r;
+EXCEPTION WHEN undefined_table THEN
+    RETURN 'no table';
+END
+$$;
+CREATE FUNCTION rp_exec_using(k int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    r text;
+BEGIN
+    EXECUTE 'SELECT v FROM rp_q WHERE k = $1' INTO r USING k;
+    RETURN r;
+EXCEPTION WHEN undefined_table THEN
+    RETURN 'no table';
+END
+$$;
+SELECT line FROM plnimble_savepoint_plan('rp_exec(text,text)') AS line;
+SELECT line FROM plnimble_savepoint_plan('rp_exec_using(int)') AS line;
+SELECT * FROM plnimble_savepoint_stats() \gset b_
+SELECT rp_exec('rp_q', 'SELECT v FROM %I WHERE k = 1'),
+       rp_exec('rp_nosuch', 'SELECT v FROM %I WHERE k = 1');
+SELECT s.blocks_entered - :b_blocks_entered AS blocks,
+       s.savepoints_materialized - :b_savepoints_materialized AS savepoints,
+       s.errors_caught_lazy - :b_errors_caught_lazy AS caught_lazy,
+       s.blocks_lazy_guarded - :b_blocks_lazy_guarded AS guarded
+  FROM plnimble_savepoint_stats() s;
+SELECT * FROM plnimble_savepoint_stats() \gset b_
+SELECT rp_exec('rp_q', 'SELECT v FROM %I WHERE k = 1 FOR SHARE'), rp_exec_using(2);
+SELECT s.blocks_entered - :b_blocks_entered AS blocks,
+       s.savepoints_materialized - :b_savepoints_materialized AS savepoints,
+       s.blocks_lazy_guarded - :b_blocks_lazy_guarded AS guarded
+  FROM plnimble_savepoint_stats() s;

@@ -9,6 +9,8 @@
 --   setting:   begin return current_setting(t); exception when undefined_object then return null; end
 --   strict:    begin select v into strict r from rg_keyed where k = key; return r;
 --              exception when no_data_found then return null; end
+--   exec:      begin execute format('select v from %I where k = 7', t) into r; return r;
+--              exception when undefined_table then return null; end
 --
 -- Each case has a twin without the EXCEPTION clause (the _noexc cases, on
 -- inputs that do not fail), and the derived ratios compare plnimble's time
@@ -37,12 +39,16 @@
 -- @case    rg_strict_mixed     | >=1.8 | n=@N@          | SELECT count(v) FROM (SELECT rg_strict_@LANG@(k) AS v FROM rg_keys) q
 -- @case    rg_strict_valid     | >=1.8 | n=@N@          | SELECT count(v) FROM (SELECT rg_strict_@LANG@(k) AS v FROM rg_keys_valid) q
 -- @case    rg_strict_noexc     | info  | n=@N@          | SELECT count(v) FROM (SELECT rg_strict_noexc_@LANG@(k) AS v FROM rg_keys_valid) q
+-- @case    rg_exec_mixed       | >=1.8 | n=@N@          | SELECT count(v) FROM (SELECT rg_exec_@LANG@(s) AS v FROM rg_tables) q
+-- @case    rg_exec_valid       | >=1.8 | n=@N@          | SELECT count(v) FROM (SELECT rg_exec_@LANG@(s) AS v FROM rg_tables_valid) q
+-- @case    rg_exec_noexc       | info  | n=@N@          | SELECT count(v) FROM (SELECT rg_exec_noexc_@LANG@(s) AS v FROM rg_tables_valid) q
 -- @derived rg_regclass_valid / rg_regclass_noexc, plnimble | rg_regclass_valid.plnimble / rg_regclass_noexc.plnimble | <=1.25
 -- @derived rg_regtype_valid / rg_regtype_noexc, plnimble | rg_regtype_valid.plnimble / rg_regtype_noexc.plnimble | <=1.25
 -- @derived rg_priv_valid / rg_priv_noexc, plnimble | rg_priv_valid.plnimble / rg_priv_noexc.plnimble | <=1.25
 -- @derived rg_ts_valid / rg_ts_noexc, plnimble | rg_ts_valid.plnimble / rg_ts_noexc.plnimble | <=1.25
 -- @derived rg_setting_valid / rg_setting_noexc, plnimble | rg_setting_valid.plnimble / rg_setting_noexc.plnimble | <=1.25
 -- @derived rg_strict_valid / rg_strict_noexc, plnimble | rg_strict_valid.plnimble / rg_strict_noexc.plnimble | <=1.25
+-- @derived rg_exec_valid / rg_exec_noexc, plnimble | rg_exec_valid.plnimble / rg_exec_noexc.plnimble | <=1.25
 -- @derived rg_regclass_valid / rg_regclass_noexc, plpgsql (context) | rg_regclass_valid.plpgsql / rg_regclass_noexc.plpgsql | info
 
 -- @@setup
@@ -96,6 +102,13 @@ CREATE TABLE rg_keys (k int);
 INSERT INTO rg_keys
   SELECT CASE WHEN g % 2 = 0 THEN g % 1000 + 1 ELSE -(g % 1000) - 1 END
   FROM generate_series(1, @N@) g;
+-- Table names for EXECUTE: rg_keyed, and half of rg_tables missing.
+CREATE TABLE rg_tables (s text);
+INSERT INTO rg_tables
+  SELECT CASE WHEN g % 2 = 0 THEN 'rg_keyed' ELSE 'rg_gone_' || (g % 7) END
+  FROM generate_series(1, @N@) g;
+CREATE TABLE rg_tables_valid (s text);
+INSERT INTO rg_tables_valid SELECT 'rg_keyed' FROM generate_series(1, @N@) g;
 CREATE TABLE rg_keys_valid (k int);
 INSERT INTO rg_keys_valid SELECT g % 1000 + 1 FROM generate_series(1, @N@) g;
 VACUUM ANALYZE rg_keyed;
@@ -171,6 +184,24 @@ BEGIN
   RETURN r;
 EXCEPTION WHEN no_data_found THEN
   RETURN NULL;
+END
+$$;
+CREATE FUNCTION rg_exec_@LANG@(t text) RETURNS text LANGUAGE @LANG@ AS $$
+DECLARE
+  r text;
+BEGIN
+  EXECUTE format('SELECT v FROM %I WHERE k = 7', t) INTO r;
+  RETURN r;
+EXCEPTION WHEN undefined_table THEN
+  RETURN NULL;
+END
+$$;
+CREATE FUNCTION rg_exec_noexc_@LANG@(t text) RETURNS text LANGUAGE @LANG@ AS $$
+DECLARE
+  r text;
+BEGIN
+  EXECUTE format('SELECT v FROM %I WHERE k = 7', t) INTO r;
+  RETURN r;
 END
 $$;
 CREATE FUNCTION rg_strict_noexc_@LANG@(key int) RETURNS text LANGUAGE @LANG@ AS $$

@@ -164,6 +164,41 @@
 #endif
 
 /*
+ * Planning one analysed query: 19 added the EXPLAIN state (NULL: not
+ * being explained).
+ */
+#if PG_VERSION_NUM >= 190000
+#define pln_plan_query(query, text, options, params) \
+	pg_plan_query((query), (text), (options), (params), NULL)
+#else
+#define pln_plan_query(query, text, options, params) \
+	pg_plan_query((query), (text), (options), (params))
+#endif
+
+/*
+ * Is a hook of another module set that planning a query over tables
+ * calls (besides planner_hook, see pln_other_planner_hook_set)?  Their
+ * code is not reviewed.  19 replaced get_relation_info_hook by
+ * build_simple_rel_hook and added hooks for join set-up and for the
+ * planner's set-up and shut-down.
+ */
+#if PG_VERSION_NUM >= 190000
+#define pln_planning_hook_set() \
+	(build_simple_rel_hook != NULL || joinrel_setup_hook != NULL || \
+	 join_path_setup_hook != NULL || planner_setup_hook != NULL || \
+	 planner_shutdown_hook != NULL || set_rel_pathlist_hook != NULL || \
+	 set_join_pathlist_hook != NULL || join_search_hook != NULL || \
+	 create_upper_paths_hook != NULL || get_relation_stats_hook != NULL || \
+	 get_index_stats_hook != NULL || get_attavgwidth_hook != NULL)
+#else
+#define pln_planning_hook_set() \
+	(get_relation_info_hook != NULL || set_rel_pathlist_hook != NULL || \
+	 set_join_pathlist_hook != NULL || join_search_hook != NULL || \
+	 create_upper_paths_hook != NULL || get_relation_stats_hook != NULL || \
+	 get_index_stats_hook != NULL || get_attavgwidth_hook != NULL)
+#endif
+
+/*
  * Run-time partition pruning of an Append: 18 keeps the pruning steps in
  * the plan's list and the Append an index into it (-1 for none).
  */

@@ -722,6 +722,12 @@ typedef struct PlnStmtDynExecute
 	bool		strict;
 	PlnVariable *target;		/* INTO target: a record or a row */
 	List	   *params;			/* USING expressions, $1, $2, ... */
+	char		guarded_shape;	/* PLN_GUARDED_QUERY_*: may the command run
+								 * under a read guard if it is a reviewed
+								 * SELECT (lazy/guarded_query.c)?  NEVER
+								 * unless INTO variables without USING;
+								 * UNKNOWN until the first run looks at
+								 * the variables */
 } PlnStmtDynExecute;
 
 /* FOR target IN EXECUTE string [USING expr, ...] LOOP */

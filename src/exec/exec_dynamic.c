@@ -7,7 +7,9 @@
  * planned afresh every time (nothing is cached), and PL variables are not
  * visible in it: values go in through USING, as $1, $2, ...  Everything
  * here is impure and runs with any pending savepoint started (exec_stmt
- * sees to that for statement kinds it does not know to be pure).
+ * sees to that for statement kinds it does not know to be pure), but for
+ * EXECUTE ... INTO variables, whose command may run under a read guard
+ * when it is a reviewed SELECT (lazy/guarded_query.c).
  *
  * Copyright (c) 2026, the plnimble developers.
  * Licensed under the PostgreSQL License; see the LICENSE file.
@@ -27,6 +29,7 @@
 #include "utils/memutils.h"
 
 #include "plnimble.h"
+#include "lazy/pln_guarded_query.h"
 
 /*
  * Evaluate the command text of EXECUTE (or OPEN ... FOR EXECUTE), into
@@ -183,6 +186,33 @@ check_dynamic_result(int rc, const char *querystr)
 }
 
 /*
+ * The row-count rule of EXECUTE ... INTO STRICT: exactly one row.  (Also
+ * for the guarded run, exec_guarded_query.c, which raises it under the
+ * guard.)
+ */
+void
+exec_check_dynamic_into_rows(PlnExecState *estate, bool strict,
+							 uint64 nrows, ParamListInfo params)
+{
+	char	   *detail = NULL;
+
+	if (!strict || nrows == 1)
+		return;
+	if (estate->func->print_strict_params)
+		detail = format_param_values(estate, params);
+	if (nrows == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_NO_DATA_FOUND),
+				 errmsg("query returned no rows"),
+				 detail ? errdetail_internal("parameters: %s", detail) : 0));
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_TOO_MANY_ROWS),
+				 errmsg("query returned more than one row"),
+				 detail ? errdetail_internal("parameters: %s", detail) : 0));
+}
+
+/*
  * Store the first row of a dynamic command's result into the INTO target,
  * with the STRICT checks.  Unlike static SQL, EXECUTE ... INTO without
  * STRICT is happy with any number of rows.
@@ -200,28 +230,41 @@ store_dynamic_into(PlnExecState *estate, PlnStmtDynExecute *stmt,
 				(errcode(ERRCODE_SYNTAX_ERROR),
 				 errmsg("INTO used with a command that cannot return data")));
 
-	if (stmt->strict && nrows != 1)
-	{
-		char	   *detail = NULL;
-
-		if (estate->func->print_strict_params)
-			detail = format_param_values(estate, params);
-		if (nrows == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_NO_DATA_FOUND),
-					 errmsg("query returned no rows"),
-					 detail ? errdetail_internal("parameters: %s", detail) : 0));
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_TOO_MANY_ROWS),
-					 errmsg("query returned more than one row"),
-					 detail ? errdetail_internal("parameters: %s", detail) : 0));
-	}
+	exec_check_dynamic_into_rows(estate, stmt->strict, nrows, params);
 
 	target = (PlnVariable *) estate->datums[stmt->target->dno];
 	exec_move_row(estate, target, nrows > 0 ? tuptab->vals[0] : NULL,
 				  tuptab->tupdesc);
 	exec_eval_cleanup(estate);
+}
+
+/*
+ * EXECUTE ... INTO variables in a handler block without a subtransaction:
+ * run the command under a read guard (exec_guarded_query.c) if its shape,
+ * the moment and the command allow it, and store its first row.  False
+ * when it did not run.  What it shows is what the SQL form shows: ROW_COUNT
+ * (FOUND is left alone), the row stored as store_dynamic_into stores it,
+ * STRICT's errors.
+ */
+static bool
+exec_dynamic_into_guarded(PlnExecState *estate, PlnStmtDynExecute *stmt,
+						  const char *querystr)
+{
+	uint64		nrows = 0;
+	HeapTuple	first = NULL;
+	TupleDesc	tupdesc = NULL;
+
+	if (stmt->guarded_shape == PLN_GUARDED_QUERY_UNKNOWN)
+		stmt->guarded_shape = pln_guarded_dynamic_shape(estate, stmt);
+	if (stmt->guarded_shape != PLN_GUARDED_QUERY_CANDIDATE ||
+		!pln_guarded_dynamic_run(estate, stmt, querystr, &nrows, &first,
+								 &tupdesc))
+		return false;
+	exec_move_row(estate, (PlnVariable *) estate->datums[stmt->target->dno],
+				  first, tupdesc);
+	exec_eval_cleanup(estate);
+	MemoryContextReset(get_stmt_mcontext(estate));
+	return true;
 }
 
 /*
@@ -238,8 +281,23 @@ exec_stmt_dynexecute(PlnExecState *estate, PlnStmtDynExecute *stmt)
 	ParamListInfo params;
 	SPIExecuteOptions options;
 	int			rc;
+	bool		started_lazily;
 
+	/*
+	 * EXECUTE ... INTO variables started lazily (pln_stmt_may_run_lazily):
+	 * its command runs under a read guard if it may (a reviewed SELECT,
+	 * see exec_dynamic_into_guarded); else the statement passes the gate
+	 * it skipped, and runs as any EXECUTE.
+	 */
+	started_lazily = (stmt->guarded_shape != PLN_GUARDED_QUERY_NEVER);
 	querystr = eval_dynamic_query(estate, stmt->query);
+	if (started_lazily)
+	{
+		if (pln_in_lazy_region(estate) &&
+			exec_dynamic_into_guarded(estate, stmt, querystr))
+			return PLN_RC_OK;
+		pln_start_savepoints_before(estate, PLN_IMPURE_STATEMENT);
+	}
 	params = eval_using_params(estate, stmt->params);
 
 	memset(&options, 0, sizeof(options));
@@ -255,6 +313,9 @@ exec_stmt_dynexecute(PlnExecState *estate, PlnStmtDynExecute *stmt)
 
 	SPI_freetuptable(SPI_tuptable);
 	MemoryContextReset(stmt_mcontext);
+	/* (as exec_stmt does after a statement that does not start lazily) */
+	if (started_lazily)
+		pln_forget_plan_checks();
 
 	return PLN_RC_OK;
 }

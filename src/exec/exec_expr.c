@@ -229,22 +229,6 @@ enter_refusing_read_guard(PlnExecState *estate, PlnReadGuard *guard)
 }
 
 /*
- * In the PG_CATCH of such a step: an error the guard did not refuse is
- * the step's own and is thrown on; a refusal is undone as if nothing had
- * run, for the caller to forget its half-done state and return false.
- */
-static inline void
-undo_refused_read_guard(MemoryContext oldcontext)
-{
-	/* (the guard's state outlives the step's frame: guard.c keeps it) */
-	if (pln_read_guard_top == NULL || !pln_read_guard_top->refused)
-		PG_RE_THROW();
-	(void) pln_read_guard_abort(false);
-	MemoryContextSwitchTo(oldcontext);
-	FlushErrorState();
-}
-
-/*
  * The first planning of an expression in a handler block without a
  * subtransaction, under a read guard instead, so that a function's first
  * call in a session stays lazy.  Parsing and analysis run under the guard
@@ -294,7 +278,7 @@ exec_prepare_plan_guarded(PlnExecState *estate, PlnExpr *expr)
 	PG_CATCH();
 	{
 		/* refused: nothing of the failed step is kept */
-		undo_refused_read_guard(oldcontext);
+		pln_read_guard_undo_refusal(oldcontext);
 		forget_plan_error(expr);
 		expr->generic_plan_failed = false;
 		return false;
@@ -1632,7 +1616,7 @@ exec_eval_simple_expr_guarded(PlnExecState *estate, PlnExpr *expr,
 		 * Refused: as if nothing had run.  The expression state may have
 		 * been left half way, so it is built afresh next time.
 		 */
-		undo_refused_read_guard(oldcontext);
+		pln_read_guard_undo_refusal(oldcontext);
 		estate->simple_expr_running = NULL;
 		expr->simple_in_use = false;
 		expr->simple_state_lxid = InvalidLocalTransactionId;

@@ -26,7 +26,9 @@
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "executor/executor.h"
+#include "parser/parser.h"
 #include "tcop/dest.h"
+#include "tcop/tcopprot.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
@@ -111,6 +113,58 @@ guarded_query_error_callback(void *arg)
 		errcontext("SQL statement \"%s\"", cb->query);
 }
 
+/* Set up the receiver of the first row, keeping it in cxt */
+static void
+init_first_row_receiver(FirstRowReceiver *receiver, MemoryContext cxt)
+{
+	receiver->pub.receiveSlot = first_row_receive;
+	receiver->pub.rStartup = first_row_startup;
+	receiver->pub.rShutdown = first_row_noop;
+	receiver->pub.rDestroy = first_row_noop;
+	receiver->pub.mydest = DestNone;
+	receiver->cxt = cxt;
+	receiver->tupdesc = NULL;
+	receiver->first = NULL;
+}
+
+/*
+ * Run a checked plan of a SELECT under the active guard, as SPI runs a
+ * plan for an atomic call (_SPI_execute_plan): a function that is not
+ * volatile runs it with the active snapshot as it is; a volatile one with
+ * a new snapshot, after a command counter increment, and increments the
+ * counter again afterwards.  Returns the number of rows processed (at
+ * most maxrows, 0 for all), which went to dest.
+ */
+static uint64
+run_guarded_select(PlannedStmt *pstmt, const char *query_string,
+				   ParamListInfo params, bool read_only, long maxrows,
+				   DestReceiver *dest)
+{
+	QueryDesc  *qd;
+	uint64		nrows;
+
+	if (!read_only)
+	{
+		PushActiveSnapshot(GetTransactionSnapshot());
+		CommandCounterIncrement();
+		UpdateActiveSnapshotCommandId();
+	}
+	qd = CreateQueryDesc(pstmt, query_string, GetActiveSnapshot(),
+						 InvalidSnapshot, dest, params, NULL, 0);
+	ExecutorStart(qd, EXEC_FLAG_SKIP_TRIGGERS);
+	pln_executor_run(qd, ForwardScanDirection, maxrows);
+	nrows = qd->estate->es_processed;
+	ExecutorFinish(qd);
+	ExecutorEnd(qd);
+	FreeQueryDesc(qd);
+	if (!read_only)
+	{
+		CommandCounterIncrement();
+		PopActiveSnapshot();
+	}
+	return nrows;
+}
+
 /*
  * Run the statement's query under a read guard, if the moment and its
  * checked generic plan allow it (else return false, with nothing done).
@@ -123,11 +177,7 @@ guarded_query_error_callback(void *arg)
  * the caller resets once it has stored the row.  An error raised by the
  * query goes to the block's catch, which ends the guard and resets the
  * statement context (where the executor's memory was).
- *
- * The snapshot is SPI's (_SPI_execute_plan, atomic call): a function that
- * is not volatile runs the query with the active snapshot as it is; a
- * volatile one with a new snapshot, after a command counter increment,
- * and increments the counter again afterwards.
+ * The snapshot is SPI's (run_guarded_select).
  */
 bool
 pln_guarded_query_run(PlnExecState *estate, PlnStmtExecSql *stmt,
@@ -149,14 +199,7 @@ pln_guarded_query_run(PlnExecState *estate, PlnStmtExecSql *stmt,
 		return false;
 
 	cxt = get_stmt_mcontext(estate);
-	receiver.pub.receiveSlot = first_row_receive;
-	receiver.pub.rStartup = first_row_startup;
-	receiver.pub.rShutdown = first_row_noop;
-	receiver.pub.rDestroy = first_row_noop;
-	receiver.pub.mydest = DestNone;
-	receiver.cxt = cxt;
-	receiver.tupdesc = NULL;
-	receiver.first = NULL;
+	init_first_row_receiver(&receiver, cxt);
 
 	cbarg.estate = estate;
 	cbarg.query = plansource->query_string;
@@ -170,8 +213,6 @@ pln_guarded_query_run(PlnExecState *estate, PlnStmtExecSql *stmt,
 	PG_TRY();
 	{
 		CachedPlan *cplan;
-		QueryDesc  *qd;
-		bool		pushed = false;
 
 		error_context_stack = &errcallback;
 		MemoryContextSwitchTo(cxt);
@@ -182,30 +223,13 @@ pln_guarded_query_run(PlnExecState *estate, PlnStmtExecSql *stmt,
 		if (cplan == stmt->guarded_plan &&
 			cplan->generation == stmt->guarded_generation)
 		{
-			if (!read_only)
-			{
-				PushActiveSnapshot(GetTransactionSnapshot());
-				pushed = true;
-				CommandCounterIncrement();
-				UpdateActiveSnapshotCommandId();
-			}
-			qd = CreateQueryDesc(linitial_node(PlannedStmt, cplan->stmt_list),
-								 plansource->query_string,
-								 GetActiveSnapshot(), InvalidSnapshot,
-								 &receiver.pub, estate->paramLI, NULL, 0);
-			ExecutorStart(qd, EXEC_FLAG_SKIP_TRIGGERS);
-			pln_executor_run(qd, ForwardScanDirection, maxrows);
-			*nrows = qd->estate->es_processed;
-			ExecutorFinish(qd);
-			ExecutorEnd(qd);
-			FreeQueryDesc(qd);
+			*nrows = run_guarded_select(linitial_node(PlannedStmt, cplan->stmt_list),
+										plansource->query_string,
+										estate->paramLI, read_only, maxrows,
+										&receiver.pub);
 			done = true;
 		}
 		ReleaseCachedPlan(cplan, CurrentResourceOwner);
-		if (done && !read_only)
-			CommandCounterIncrement();
-		if (pushed)
-			PopActiveSnapshot();
 		error_context_stack = errcallback.previous;
 		MemoryContextSwitchTo(oldcontext);
 	}
@@ -213,11 +237,7 @@ pln_guarded_query_run(PlnExecState *estate, PlnStmtExecSql *stmt,
 	{
 		error_context_stack = errcallback.previous;
 		/* refused (planning, or a function not built in): as if not run */
-		if (pln_read_guard_top == NULL || !pln_read_guard_top->refused)
-			PG_RE_THROW();
-		(void) pln_read_guard_abort(false);
-		MemoryContextSwitchTo(oldcontext);
-		FlushErrorState();
+		pln_read_guard_undo_refusal(oldcontext);
 		MemoryContextReset(cxt);
 		return false;
 	}
@@ -244,6 +264,119 @@ pln_guarded_query_run(PlnExecState *estate, PlnStmtExecSql *stmt,
 
 	pln_read_guard_leave(estate, &guard);
 	/* (the query may have taken locks, so invalidations may have come) */
+	pln_forget_plan_checks();
+
+	*first = receiver.first;
+	*tupdesc = receiver.tupdesc;
+	return true;
+}
+
+/*
+ * Run the command of EXECUTE ... INTO under a read guard, as SPI would run
+ * it (SPI_execute_extended: parse, analyse and rewrite, plan, execute,
+ * with SPI's "SQL statement" CONTEXT callback), each step going on only if
+ * guarded_query.c accepts what the step before it made.  Returns false,
+ * with nothing done (what the guard did undone as after an error), when
+ * the moment or a step's result does not allow it; the caller then runs
+ * the command the usual way.  Else the guard has been left, *nrows is the
+ * number of rows the command processed (ROW_COUNT: all of them, as SPI is
+ * asked for all), *first the first row or NULL and *tupdesc the row type,
+ * both in the statement context, which the caller resets once it has
+ * stored the row.  STRICT's errors are raised under the guard, as
+ * PL/pgSQL raises them inside the block's subtransaction, so that a
+ * caught one releases the command's locks.
+ *
+ * Parsing, analysis and planning work in a context of their own under the
+ * statement context (which holds the command's text the caller needs if
+ * the guard is refused); the block's catch resets the statement context
+ * on an error.
+ */
+bool
+pln_guarded_dynamic_run(PlnExecState *estate, PlnStmtDynExecute *stmt,
+						const char *querystr, uint64 *nrows,
+						HeapTuple *first, TupleDesc *tupdesc)
+{
+	MemoryContext oldcontext = CurrentMemoryContext;
+	MemoryContext stmt_cxt;
+	MemoryContext work_cxt;
+	PlnReadGuard guard;
+	FirstRowReceiver receiver;
+	ErrorContextCallback errcallback;
+	GuardedQueryErrorArg cbarg;
+	volatile bool refused = false;
+
+	if (!pln_guarded_dynamic_moment_allows(estate))
+		return false;
+
+	stmt_cxt = get_stmt_mcontext(estate);
+	work_cxt = AllocSetContextCreate(stmt_cxt, "guarded EXECUTE",
+									 ALLOCSET_DEFAULT_SIZES);
+	init_first_row_receiver(&receiver, stmt_cxt);
+
+	cbarg.estate = estate;
+	cbarg.query = querystr;
+	errcallback.callback = guarded_query_error_callback;
+	errcallback.arg = &cbarg;
+	errcallback.previous = error_context_stack;
+
+	pln_read_guard_enter(estate, &guard);
+	pln_read_guard_top->refuse_unreviewed = true;
+	PG_TRY();
+	{
+		List	   *raw;
+		List	   *querytrees = NIL;
+		PlannedStmt *pstmt = NULL;
+
+		error_context_stack = &errcallback;
+		MemoryContextSwitchTo(work_cxt);
+
+		raw = raw_parser(querystr, RAW_PARSE_DEFAULT);
+		refused = (pln_guarded_dynamic_raw_refusal(raw) != NULL);
+		if (!refused)
+		{
+			querytrees = pg_analyze_and_rewrite_fixedparams(linitial_node(RawStmt, raw),
+															querystr, NULL, 0,
+															NULL);
+			refused = (pln_guarded_dynamic_query_refusal(estate, stmt,
+														 querytrees) != NULL);
+		}
+		if (!refused)
+		{
+			pstmt = pln_plan_query(linitial_node(Query, querytrees), querystr,
+								   CURSOR_OPT_PARALLEL_OK, NULL);
+			refused = (pln_guarded_stmt_refusal(pstmt, NULL) != NULL);
+		}
+		if (!refused)
+			*nrows = run_guarded_select(pstmt, querystr, NULL,
+										estate->readonly_func, 0,
+										&receiver.pub);
+		error_context_stack = errcallback.previous;
+		MemoryContextSwitchTo(oldcontext);
+	}
+	PG_CATCH();
+	{
+		error_context_stack = errcallback.previous;
+		/* refused (a function not built in): as if not run */
+		pln_read_guard_undo_refusal(oldcontext);
+		MemoryContextDelete(work_cxt);
+		return false;
+	}
+	PG_END_TRY();
+	MemoryContextDelete(work_cxt);
+
+	if (refused)
+	{
+		/* not a reviewed SELECT: undone, run the usual way */
+		(void) pln_read_guard_abort(false);
+		return false;
+	}
+
+	/* ROW_COUNT, then STRICT's errors, as after SPI (FOUND is left alone) */
+	estate->eval_processed = *nrows;
+	exec_check_dynamic_into_rows(estate, stmt->strict, *nrows, NULL);
+
+	pln_read_guard_leave(estate, &guard);
+	/* (analysis and the query took locks, so invalidations may have come) */
 	pln_forget_plan_checks();
 
 	*first = receiver.first;

@@ -319,6 +319,8 @@ extern int	exec_stmt_dynexecute(PlnExecState *estate, PlnStmtDynExecute *stmt);
 extern int	exec_stmt_dynfors(PlnExecState *estate, PlnStmtDynForS *stmt);
 extern int	exec_stmt_getdiag(PlnExecState *estate, PlnStmtGetDiag *stmt);
 extern char *format_param_values(PlnExecState *estate, ParamListInfo params);
+extern void exec_check_dynamic_into_rows(PlnExecState *estate, bool strict,
+										 uint64 nrows, ParamListInfo params);
 extern char *eval_dynamic_query(PlnExecState *estate, PlnExpr *query);
 extern ParamListInfo eval_using_params(PlnExecState *estate, List *params);
 extern Portal pln_open_dynamic_portal(PlnExecState *estate, PlnExpr *query,

@@ -61,8 +61,127 @@ PlnReadGuard *pln_read_guard_top = NULL;
  */
 static PlnReadGuard active_guard;
 
-/* the guards' owner while no guard is active (no parent, empty), or NULL */
-static ResourceOwner spare_owner = NULL;
+/*
+ * Owners released and kept for the next guard or block (no parent,
+ * empty), so as not to create two per guarded block (see take_owner)
+ */
+#define N_SPARE_OWNERS 2
+static ResourceOwner spare_owners[N_SPARE_OWNERS];
+static int	n_spare_owners = 0;
+
+/*
+ * Set while the handler block's lock owner is being kept, released or
+ * handed to its subtransaction (the pln_frame_locks_* functions): that is
+ * the guard's work, done after a guard, so the checking build lets its
+ * server calls through as it does while a guard is active.
+ */
+bool		pln_guard_owner_work = false;
+
+/* A resource owner, child of parent: a spare one if there is one */
+static ResourceOwner
+take_owner(ResourceOwner parent, const char *name)
+{
+	ResourceOwner owner;
+
+	if (n_spare_owners == 0)
+		return ResourceOwnerCreate(parent, name);
+	owner = spare_owners[--n_spare_owners];
+	ResourceOwnerNewParent(owner, parent);
+	return owner;
+}
+
+/* An owner released in its three phases, detached: kept or deleted */
+static void
+give_back_owner(ResourceOwner owner)
+{
+	ResourceOwnerNewParent(owner, NULL);
+	if (n_spare_owners < N_SPARE_OWNERS && PLN_RELEASED_RESOWNER_REUSABLE)
+		spare_owners[n_spare_owners++] = owner;
+	else
+		ResourceOwnerDelete(owner);
+}
+
+/*
+ * The owner of the locks that guarded work took in the handler block
+ * (frame) without a subtransaction, created at its first guard.  A
+ * guard's owner is its child, so that a guard's normal end leaves the
+ * locks to the block, not to the owner around it: under PL/pgSQL they
+ * are the block's subtransaction's, kept when the block ends normally
+ * (pln_frame_locks_keep), released when an error leaves it
+ * (pln_frame_locks_release), and the subtransaction's when it starts
+ * later (pln_frame_locks_adopt).  A block inside another one without a
+ * subtransaction has its owner under that block's, so that the outer
+ * block's rollback releases them too.
+ */
+static ResourceOwner
+frame_lock_owner(PlnSavepointFrame *frame)
+{
+	if (frame->lock_owner == NULL)
+	{
+		ResourceOwner parent;
+
+		if (frame->outer != NULL && !frame->outer->materialized)
+			parent = frame_lock_owner(frame->outer);
+		else
+			parent = CurrentResourceOwner;
+		frame->lock_owner = take_owner(parent, "PL/nimble handler block");
+	}
+	return frame->lock_owner;
+}
+
+/*
+ * The block (frame) ended normally without its subtransaction: its locks
+ * go to the owner around it (the enclosing block's, or the one current),
+ * as a subtransaction's commit passes its locks on.
+ */
+void
+pln_frame_locks_keep(PlnSavepointFrame *frame)
+{
+	ResourceOwner owner = frame->lock_owner;
+
+	pln_guard_owner_work = true;
+	frame->lock_owner = NULL;
+	ResourceOwnerRelease(owner, RESOURCE_RELEASE_BEFORE_LOCKS, true, false);
+	ResourceOwnerRelease(owner, RESOURCE_RELEASE_LOCKS, true, false);
+	ResourceOwnerRelease(owner, RESOURCE_RELEASE_AFTER_LOCKS, true, false);
+	give_back_owner(owner);
+	pln_guard_owner_work = false;
+}
+
+/*
+ * An error left the block (frame) without its subtransaction, caught by
+ * one of its handlers or going on up: its locks are released, as the
+ * rollback of its subtransaction releases them under PL/pgSQL (whoever
+ * catches the error further up rolls back at least that much).  After
+ * pln_read_guard_abort, whose owner was a child of this one.
+ */
+void
+pln_frame_locks_release(PlnSavepointFrame *frame)
+{
+	ResourceOwner owner = frame->lock_owner;
+
+	pln_guard_owner_work = true;
+	frame->lock_owner = NULL;
+	ResourceOwnerRelease(owner, RESOURCE_RELEASE_BEFORE_LOCKS, false, false);
+	ResourceOwnerRelease(owner, RESOURCE_RELEASE_LOCKS, false, false);
+	ResourceOwnerRelease(owner, RESOURCE_RELEASE_AFTER_LOCKS, false, false);
+	give_back_owner(owner);
+	pln_guard_owner_work = false;
+}
+
+/*
+ * The block's subtransaction has just started (materialize_frame): the
+ * locks its guarded work took become the subtransaction's, released or
+ * kept with it, and the owner is deleted with the subtransaction's.
+ */
+void
+pln_frame_locks_adopt(PlnSavepointFrame *frame)
+{
+	pln_guard_owner_work = true;
+	ResourceOwnerNewParent(frame->lock_owner, CurrentResourceOwner);
+	pln_guard_owner_work = false;
+	frame->lock_owner = NULL;
+}
 
 static needs_fmgr_hook_type prev_needs_fmgr_hook = NULL;
 static planner_hook_type prev_planner_hook = NULL;
@@ -128,15 +247,8 @@ pln_read_guard_enter(PlnExecState *estate, PlnReadGuard *handle)
 	guard->refused = false;
 	guard->refuse_planning = false;
 
-	if (spare_owner != NULL)
-	{
-		guard->owner = spare_owner;
-		spare_owner = NULL;
-		ResourceOwnerNewParent(guard->owner, guard->saved_owner);
-	}
-	else
-		guard->owner = ResourceOwnerCreate(guard->saved_owner,
-										   "PL/nimble read guard");
+	guard->owner = take_owner(frame_lock_owner(guard->frame),
+							  "PL/nimble read guard");
 
 	/* the block stayed lazy through a guard (counted when it ends) */
 	estate->sp_top->guarded = true;
@@ -191,11 +303,7 @@ pln_read_guard_leave(PlnExecState *estate, PlnReadGuard *handle)
 	CurrentResourceOwner = guard->saved_owner;
 	xid_moved = (GetCurrentTransactionIdIfAny() != guard->saved_xid);
 
-	ResourceOwnerNewParent(owner, NULL);
-	if (spare_owner == NULL && PLN_RELEASED_RESOWNER_REUSABLE)
-		spare_owner = owner;
-	else
-		ResourceOwnerDelete(owner);
+	give_back_owner(owner);
 
 	/* (last: the checking build lets the calls above through) */
 	pln_read_guard_top = guard->outer;
@@ -290,7 +398,10 @@ void
 pln_read_guard_xact_cb(XactEvent event, void *arg)
 {
 	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
+	{
 		pln_read_guard_top = NULL;
+		pln_guard_owner_work = false;
+	}
 }
 
 /*

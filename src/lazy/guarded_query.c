@@ -38,16 +38,23 @@
 
 #include "access/htup_details.h"
 #include "access/xact.h"
+#include "catalog/objectaccess.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
+#include "commands/trigger.h"
 #include "executor/executor.h"
 #include "jit/jit.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
+#include "optimizer/plancat.h"
 #include "optimizer/planner.h"
 #include "parser/analyze.h"
+#include "rewrite/rowsecurity.h"
 #include "tcop/cmdtag.h"
 #include "utils/lsyscache.h"
+#include "utils/selfuncs.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
@@ -75,6 +82,37 @@ only_plansource(PlnExpr *expr)
 }
 
 /*
+ * Is the INTO target a list of scalar variables, each of a base or enum
+ * type that is not an array (storing such a value is a copy: no domain
+ * check, no expanded array, no record)?  Reads no catalog.
+ */
+static bool
+row_target_is_scalar(PlnExecState *estate, PlnVariable *target)
+{
+	PlnRow	   *row;
+	int			i;
+
+	if (target == NULL || target->dtype != PLN_DTYPE_ROW)
+		return false;
+	row = (PlnRow *) estate->datums[target->dno];
+	if (row->rowtupdesc != NULL || row->nfields < 1)
+		return false;
+	for (i = 0; i < row->nfields; i++)
+	{
+		PlnVar	   *var = (PlnVar *) estate->datums[row->varnos[i]];
+		PlnType    *type;
+
+		if (var->dtype != PLN_DTYPE_VAR)
+			return false;
+		type = var->datatype;
+		if ((type->typtype != TYPTYPE_BASE && type->typtype != TYPTYPE_ENUM) ||
+			type->typisarray || type->is_composite)
+			return false;
+	}
+	return true;
+}
+
+/*
  * May the statement's shape run under a guard, once its plan is known:
  * SELECT ... INTO (STRICT or not) variables, each a scalar variable of a
  * base or enum type that is not an array (storing such a value is a copy:
@@ -86,9 +124,7 @@ pln_guarded_query_shape(PlnExecState *estate, PlnStmtExecSql *stmt)
 {
 	PlnExpr    *expr = stmt->sqlstmt;
 	CachedPlanSource *plansource = only_plansource(expr);
-	PlnRow	   *row;
 	Query	   *query;
-	int			i;
 
 	if (!stmt->into || stmt->is_call || stmt->simple_into ||
 		(stmt->write_path != PLN_WRITE_PATH_NONE &&
@@ -103,23 +139,8 @@ pln_guarded_query_shape(PlnExecState *estate, PlnStmtExecSql *stmt)
 	if (query->commandType != CMD_SELECT || query->utilityStmt != NULL ||
 		query->rowMarks != NIL || query->hasModifyingCTE)
 		return PLN_GUARDED_QUERY_NEVER;
-
-	row = (PlnRow *) estate->datums[stmt->target->dno];
-	if (row->rowtupdesc != NULL || row->nfields < 1)
-		return PLN_GUARDED_QUERY_NEVER;
-	for (i = 0; i < row->nfields; i++)
-	{
-		PlnVar	   *var = (PlnVar *) estate->datums[row->varnos[i]];
-		PlnType    *type;
-
-		if (var->dtype != PLN_DTYPE_VAR)
-			return PLN_GUARDED_QUERY_NEVER;
-		type = var->datatype;
-		if ((type->typtype != TYPTYPE_BASE && type->typtype != TYPTYPE_ENUM) ||
-			type->typisarray || type->is_composite)
-			return PLN_GUARDED_QUERY_NEVER;
-	}
-	return PLN_GUARDED_QUERY_CANDIDATE;
+	return row_target_is_scalar(estate, stmt->target) ?
+		PLN_GUARDED_QUERY_CANDIDATE : PLN_GUARDED_QUERY_NEVER;
 }
 
 /*
@@ -129,10 +150,10 @@ pln_guarded_query_shape(PlnExecState *estate, PlnStmtExecSql *stmt)
  * subtransaction.)
  */
 static bool
-columns_match_targets(PlnExecState *estate, PlnStmtExecSql *stmt,
+columns_match_targets(PlnExecState *estate, PlnVariable *target,
 					  TupleDesc desc)
 {
-	PlnRow	   *row = (PlnRow *) estate->datums[stmt->target->dno];
+	PlnRow	   *row = (PlnRow *) estate->datums[target->dno];
 	int			i;
 
 	if (desc == NULL || desc->natts != row->nfields)
@@ -338,6 +359,58 @@ plan_node_refusal(Plan *plan, PlnFunction *func)
 }
 
 /*
+ * Why the relation of a range table entry may not be read under a guard,
+ * or NULL: a heap table or materialized view, a view (its entry is there
+ * for the permission check only: the rewriter replaced the view by its
+ * query), or, in a plan, a partitioned table (whose partitions are in the
+ * range table too); no TABLESAMPLE.
+ *
+ * Before planning (a dynamic command's analysed query) also no
+ * partitioned table and no table with inheritance children: planning
+ * would reach code that is not reviewed (the partitions or children may
+ * be foreign tables, whose wrapper is asked for sizes and paths, and
+ * partition pruning calls the key's support functions).  Planning a heap
+ * table opens it, its indexes and their expressions and reads its
+ * statistics and size: catalog and buffer reads, and locks on the
+ * indexes, all the guard's.
+ */
+static const char *
+relation_refusal(RangeTblEntry *rte, bool before_planning)
+{
+	HeapTuple	tuple;
+	Form_pg_class form;
+	const char *why = NULL;
+
+	if (rte->tablesample != NULL)
+		return "TABLESAMPLE";
+	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(rte->relid));
+	if (!HeapTupleIsValid(tuple))
+		return "a relation that was dropped";
+	form = (Form_pg_class) GETSTRUCT(tuple);
+	switch (form->relkind)
+	{
+		case RELKIND_RELATION:
+		case RELKIND_MATVIEW:
+			if (form->relam != HEAP_TABLE_AM_OID)
+				why = "a relation that is not a heap table";
+			else if (before_planning && rte->inh && form->relhassubclass)
+				why = "a table with inheritance children";
+			break;
+		case RELKIND_PARTITIONED_TABLE:
+			if (before_planning)
+				why = "a partitioned table";
+			break;
+		case RELKIND_VIEW:
+			break;
+		default:
+			why = "a relation that is not a heap table";
+			break;
+	}
+	ReleaseSysCache(tuple);
+	return why;
+}
+
+/*
  * Why the relations the plan reads may not be read under a guard, or
  * NULL: each a heap table, a materialized view or a partitioned table
  * (whose partitions are in the range table too), or a view (its entry is
@@ -358,33 +431,10 @@ range_table_refusal(List *rtable)
 		{
 			case RTE_RELATION:
 				{
-					HeapTuple	tuple;
-					Form_pg_class form;
-					bool		ok;
+					const char *why = relation_refusal(rte, false);
 
-					if (rte->tablesample != NULL)
-						return "TABLESAMPLE";
-					tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(rte->relid));
-					if (!HeapTupleIsValid(tuple))
-						return "a relation that was dropped";
-					form = (Form_pg_class) GETSTRUCT(tuple);
-					switch (form->relkind)
-					{
-						case RELKIND_RELATION:
-						case RELKIND_MATVIEW:
-							ok = form->relam == HEAP_TABLE_AM_OID;
-							break;
-						case RELKIND_PARTITIONED_TABLE:
-						case RELKIND_VIEW:
-							ok = true;
-							break;
-						default:
-							ok = false;
-							break;
-					}
-					ReleaseSysCache(tuple);
-					if (!ok)
-						return "a relation that is not a heap table";
+					if (why != NULL)
+						return why;
 					break;
 				}
 			case RTE_SUBQUERY:
@@ -408,12 +458,22 @@ range_table_refusal(List *rtable)
 const char *
 pln_guarded_query_plan_refusal(CachedPlan *cplan, PlnFunction *func)
 {
-	PlannedStmt *pstmt;
-	const char *why;
-
 	if (list_length(cplan->stmt_list) != 1)
 		return "more than one statement";
-	pstmt = linitial_node(PlannedStmt, cplan->stmt_list);
+	return pln_guarded_stmt_refusal(linitial_node(PlannedStmt, cplan->stmt_list),
+									func);
+}
+
+/*
+ * pln_guarded_query_plan_refusal's conditions for one planned statement
+ * (also those of a dynamic command's fresh plan, with func NULL: a
+ * dynamic command reads no PL variable).
+ */
+const char *
+pln_guarded_stmt_refusal(PlannedStmt *pstmt, PlnFunction *func)
+{
+	const char *why;
+
 	if (pstmt->commandType != CMD_SELECT || pstmt->utilityStmt != NULL ||
 		pstmt->hasReturning)
 		return "not a SELECT";
@@ -449,7 +509,7 @@ pln_guarded_query_refusal(PlnExecState *estate, PlnStmtExecSql *stmt)
 	if (plansource == NULL || plansource->gplan == NULL ||
 		!plansource->is_valid || !plansource->gplan->is_valid)
 		return "no generic plan yet";
-	if (!columns_match_targets(estate, stmt, plansource->resultDesc))
+	if (!columns_match_targets(estate, stmt->target, plansource->resultDesc))
 		return "a column needs a conversion to its variable's type";
 	return pln_guarded_query_plan_refusal(plansource->gplan,
 										  estate->func);
@@ -535,4 +595,258 @@ pln_guarded_query_moment_allows(PlnExecState *estate, PlnStmtExecSql *stmt)
 		post_parse_analyze_hook == NULL && !pln_other_planner_hook_set() &&
 		ActiveSnapshotSet() &&
 		pln_read_guard_usable(estate);
+}
+
+/* ----------
+ * Guarded dynamic commands: EXECUTE '...' INTO variables
+ *
+ * PL/pgSQL parses, analyses and plans the command afresh each time it
+ * runs (SPI_execute_extended, a one-shot plan), all of it under the
+ * block's subtransaction.  Here the same steps run under a read guard
+ * (exec_guarded_query.c, pln_guarded_dynamic_run), each judged by the
+ * condition below before the next one starts: the raw parse tree before
+ * analysis, the analysed query before planning, the plan before it runs.
+ * A refusal undoes what the guard did as after an error (the locks that
+ * analysis took are released) and the command runs again the usual way,
+ * under the subtransaction, from its text: as if the guard had never
+ * been tried.  An error of any step (an unknown table, a syntax error) is
+ * the command's own, the one PL/pgSQL raises at the same step, and goes
+ * to the block's catch, which ends the guard first.
+ * ----------
+ */
+
+/*
+ * May the statement's shape run its command under a guard: INTO scalar
+ * variables (the grammar has already refused USING, and records)?
+ */
+char
+pln_guarded_dynamic_shape(PlnExecState *estate, PlnStmtDynExecute *stmt)
+{
+	if (stmt->guarded_shape == PLN_GUARDED_QUERY_NEVER)
+		return PLN_GUARDED_QUERY_NEVER;
+	return row_target_is_scalar(estate, stmt->target) ?
+		PLN_GUARDED_QUERY_CANDIDATE : PLN_GUARDED_QUERY_NEVER;
+}
+
+/*
+ * May a dynamic command be tried under a guard now?  As for a static
+ * query (pln_guarded_query_moment_allows): an atomic call, no other
+ * module's executor, planner, analysis or permission hook, an active
+ * snapshot, a guard that may be entered.  Also: none of the hooks that
+ * planning a query over tables, the rewriter's row security or name
+ * lookup call (object access), and no transition tables of a trigger
+ * (PL/pgSQL's SPI would resolve their names; the guarded analysis has no
+ * query environment).  Reads no catalog.
+ */
+bool
+pln_guarded_dynamic_moment_allows(PlnExecState *estate)
+{
+	if (!estate->portal_snapshot_ensured && ActiveSnapshotSet())
+		estate->portal_snapshot_ensured = true;
+
+	if (estate->trigdata != NULL &&
+		(estate->trigdata->tg_oldtable != NULL ||
+		 estate->trigdata->tg_newtable != NULL))
+		return false;
+	return estate->atomic &&
+		ExecutorStart_hook == NULL && ExecutorRun_hook == NULL &&
+		ExecutorFinish_hook == NULL && ExecutorEnd_hook == NULL &&
+		ExecutorCheckPerms_hook == NULL &&
+		post_parse_analyze_hook == NULL && !pln_other_planner_hook_set() &&
+		!pln_planning_hook_set() &&
+		row_security_policy_hook_permissive == NULL &&
+		row_security_policy_hook_restrictive == NULL &&
+		object_access_hook == NULL && object_access_hook_str == NULL &&
+		ActiveSnapshotSet() &&
+		pln_read_guard_usable(estate);
+}
+
+/*
+ * Why the raw parse tree of the command may not be analysed under a
+ * guard, or NULL: it must be one SELECT without INTO (which creates a
+ * table) and without a locking clause.  Raw parsing reads nothing.
+ */
+const char *
+pln_guarded_dynamic_raw_refusal(List *raw_parsetree_list)
+{
+	RawStmt    *raw;
+	SelectStmt *select;
+
+	if (list_length(raw_parsetree_list) != 1)
+		return "not one command";
+	raw = linitial_node(RawStmt, raw_parsetree_list);
+	if (!IsA(raw->stmt, SelectStmt))
+		return "not a SELECT";
+	select = (SelectStmt *) raw->stmt;
+	if (select->intoClause != NULL)
+		return "SELECT INTO a table";
+	if (select->lockingClause != NIL)
+		return "a locking clause";
+	return NULL;
+}
+
+/* The expressions of a list (a target list or quals) of an analysed query */
+static bool
+analysed_exprs_are_guardable(List *exprs)
+{
+	ListCell   *lc;
+
+	foreach(lc, exprs)
+	{
+		Node	   *node = (Node *) lfirst(lc);
+
+		if (IsA(node, TargetEntry))
+			node = (Node *) ((TargetEntry *) node)->expr;
+		if (!pln_analysed_query_expr_is_guardable(node))
+			return false;
+	}
+	return true;
+}
+
+/* The quals of a query's join tree, each guardable? */
+static bool
+jointree_is_guardable(Node *node)
+{
+	ListCell   *lc;
+
+	if (node == NULL || IsA(node, RangeTblRef))
+		return true;
+	if (IsA(node, FromExpr))
+	{
+		FromExpr   *from = (FromExpr *) node;
+
+		foreach(lc, from->fromlist)
+			if (!jointree_is_guardable((Node *) lfirst(lc)))
+				return false;
+		return pln_analysed_query_expr_is_guardable(from->quals);
+	}
+	if (IsA(node, JoinExpr))
+	{
+		JoinExpr   *join = (JoinExpr *) node;
+
+		return jointree_is_guardable(join->larg) &&
+			jointree_is_guardable(join->rarg) &&
+			pln_analysed_query_expr_is_guardable(join->quals);
+	}
+	return false;
+}
+
+/*
+ * Why the analysed (and rewritten) query may not be planned under a
+ * guard, or NULL.  The planner folds constant calls and estimates with
+ * the functions and operators the query names: each must be on purity.c's
+ * list (class PURE or GUARDED), as the planned tree's nodes must be
+ * afterwards.  Sub-selects, aggregates, grouping, DISTINCT, set
+ * operations, window and set-returning functions, WITH and LATERAL are
+ * not reviewed (their plan nodes are not either).  Views are accepted:
+ * the rewriter has replaced them by their queries, which are judged as
+ * sub-queries, and so are a table's row security quals.
+ */
+static const char *
+analysed_query_refusal(Query *query)
+{
+	ListCell   *lc;
+	const char *why;
+
+	check_stack_depth();
+
+	if (query->commandType != CMD_SELECT || query->utilityStmt != NULL)
+		return "not a SELECT";
+	if (query->rowMarks != NIL)
+		return "a locking clause";
+	if (query->cteList != NIL || query->hasModifyingCTE || query->hasRecursive)
+		return "a WITH query";
+	if (query->hasSubLinks)
+		return "a sub-select";
+	if (query->hasAggs || query->groupClause != NIL ||
+		query->groupingSets != NIL || query->havingQual != NULL ||
+		query->hasWindowFuncs || query->hasTargetSRFs ||
+		query->distinctClause != NIL || query->setOperations != NULL)
+		return "aggregates, grouping, DISTINCT, a set operation, window or set-returning functions";
+
+	foreach(lc, query->rtable)
+	{
+		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
+
+		if (rte->lateral)
+			return "LATERAL";
+		if (!analysed_exprs_are_guardable(rte->securityQuals))
+			return expr_not_reviewed;
+		switch (rte->rtekind)
+		{
+			case RTE_RELATION:
+				if ((why = relation_refusal(rte, true)) != NULL)
+					return why;
+				break;
+			case RTE_SUBQUERY:
+				if ((why = analysed_query_refusal(rte->subquery)) != NULL)
+					return why;
+				break;
+			case RTE_JOIN:
+				if (!analysed_exprs_are_guardable(rte->joinaliasvars))
+					return expr_not_reviewed;
+				break;
+			case RTE_RESULT:
+				break;
+			default:
+				return "a function, values list or CTE in FROM";
+		}
+	}
+
+	if (!analysed_exprs_are_guardable(query->targetList) ||
+		!jointree_is_guardable((Node *) query->jointree) ||
+		!pln_analysed_query_expr_is_guardable(query->limitOffset) ||
+		!pln_analysed_query_expr_is_guardable(query->limitCount))
+		return expr_not_reviewed;
+	return NULL;
+}
+
+/*
+ * The columns of the analysed query, each of its variable's type (and
+ * type modifier, where the variable has one)?  As columns_match_targets,
+ * from the target list, before planning.
+ */
+static bool
+query_columns_match_targets(PlnExecState *estate, PlnVariable *target,
+							List *targetlist)
+{
+	PlnRow	   *row = (PlnRow *) estate->datums[target->dno];
+	ListCell   *lc;
+	int			i = 0;
+
+	foreach(lc, targetlist)
+	{
+		TargetEntry *tle = lfirst_node(TargetEntry, lc);
+		PlnVar	   *var;
+
+		if (tle->resjunk)
+			continue;
+		if (i >= row->nfields)
+			return false;
+		var = (PlnVar *) estate->datums[row->varnos[i++]];
+		if (exprType((Node *) tle->expr) != var->datatype->typoid ||
+			(var->datatype->atttypmod != -1 &&
+			 exprTypmod((Node *) tle->expr) != var->datatype->atttypmod))
+			return false;
+	}
+	return i == row->nfields;
+}
+
+/*
+ * Why the analysed command (the list of queries analysis and rewriting
+ * made of it) may not be planned under a guard, or NULL.  May read
+ * catalogs (under the guard).
+ */
+const char *
+pln_guarded_dynamic_query_refusal(PlnExecState *estate,
+								  PlnStmtDynExecute *stmt, List *querytrees)
+{
+	Query	   *query;
+
+	if (list_length(querytrees) != 1)
+		return "a rule made more than one query";
+	query = linitial_node(Query, querytrees);
+	if (!query_columns_match_targets(estate, stmt->target, query->targetList))
+		return "a column needs a conversion to its variable's type";
+	return analysed_query_refusal(query);
 }

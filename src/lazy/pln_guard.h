@@ -37,11 +37,20 @@
  * snapshot references, temporary files, heavyweight locks) is the
  * guard's.
  *
+ * The guard's owner is a child of the block's lock owner (one per handler
+ * block without a subtransaction that ran guarded work, frame->lock_owner,
+ * under the enclosing such block's): the locks guarded work takes are the
+ * block's, as under PL/pgSQL they are its subtransaction's.
+ *
  * Normal end (pln_read_guard_leave): the guard's owner is released as a
- * subtransaction commit releases its owner: locks go to the parent owner
- * (kept, as the block's locks are kept by PL/pgSQL when the block ends
- * normally), anything else still held is a leak and is reported as the
- * server reports leaks at subtransaction commit.
+ * subtransaction commit releases its owner: locks go to the block's lock
+ * owner, anything else still held is a leak and is reported as the
+ * server reports leaks at subtransaction commit.  The block's lock owner
+ * passes them on to the owner around it when the block ends normally
+ * (pln_frame_locks_keep: kept, as PL/pgSQL keeps a block's locks),
+ * releases them when an error leaves the block (pln_frame_locks_release:
+ * as its subtransaction's rollback would), and hands them to the block's
+ * subtransaction when that starts (pln_frame_locks_adopt).
  *
  * Error: nothing is done where the error is raised.  When the error
  * reaches the catch of a handler block without a subtransaction
@@ -109,6 +118,7 @@ typedef struct PlnReadGuard
  * the caller's own catch) are for the callers that plan or evaluate.
  */
 extern PlnReadGuard *pln_read_guard_top;
+extern bool pln_guard_owner_work;
 
 static inline bool
 pln_read_guard_active(void)
@@ -116,10 +126,30 @@ pln_read_guard_active(void)
 	return pln_read_guard_top != NULL;
 }
 
+/*
+ * In the PG_CATCH of guarded work that may be refused (guard.c's hooks
+ * raise a refusal for what is not reviewed): an error the guard did not
+ * refuse is the work's own and is thrown on; a refusal is undone as if
+ * nothing had run (the guard ended as after an error, its locks
+ * released), for the caller to forget its half-done state and do the
+ * work the usual way.
+ */
+#define pln_read_guard_undo_refusal(oldcontext) \
+	do { \
+		if (pln_read_guard_top == NULL || !pln_read_guard_top->refused) \
+			PG_RE_THROW(); \
+		(void) pln_read_guard_abort(false); \
+		MemoryContextSwitchTo(oldcontext); \
+		FlushErrorState(); \
+	} while (0)
+
 extern bool pln_read_guard_usable(PlnExecState *estate);
 extern void pln_read_guard_enter(PlnExecState *estate, PlnReadGuard *guard);
 extern void pln_read_guard_leave(PlnExecState *estate, PlnReadGuard *guard);
 extern bool pln_read_guard_abort(bool for_caught_error);
+extern void pln_frame_locks_keep(PlnSavepointFrame *frame);
+extern void pln_frame_locks_release(PlnSavepointFrame *frame);
+extern void pln_frame_locks_adopt(PlnSavepointFrame *frame);
 extern void pln_read_guard_init(void);
 extern bool pln_other_planner_hook_set(void);
 extern void pln_read_guard_xact_cb(XactEvent event, void *arg);

@@ -23,6 +23,7 @@
 
 #include "access/htup.h"
 #include "access/tupdesc.h"
+#include "nodes/plannodes.h"
 #include "exec/pln_exec.h"
 #include "utils/plancache.h"
 
@@ -38,10 +39,26 @@ extern bool pln_plan_cache_chooses_generic(CachedPlanSource *plansource);
 extern bool pln_guarded_query_moment_allows(PlnExecState *estate,
 											PlnStmtExecSql *stmt);
 
+extern const char *pln_guarded_stmt_refusal(PlannedStmt *pstmt,
+											PlnFunction *func);
+
+/* EXECUTE ... INTO variables (guarded_query.c) */
+extern char pln_guarded_dynamic_shape(PlnExecState *estate,
+									  PlnStmtDynExecute *stmt);
+extern bool pln_guarded_dynamic_moment_allows(PlnExecState *estate);
+extern const char *pln_guarded_dynamic_raw_refusal(List *raw_parsetree_list);
+extern const char *pln_guarded_dynamic_query_refusal(PlnExecState *estate,
+													 PlnStmtDynExecute *stmt,
+													 List *querytrees);
+
 /* exec/exec_guarded_query.c */
 extern bool pln_guarded_query_run(PlnExecState *estate, PlnStmtExecSql *stmt,
 								  long maxrows, bool check_too_many,
 								  uint64 *nrows,
 								  HeapTuple *first, TupleDesc *tupdesc);
+extern bool pln_guarded_dynamic_run(PlnExecState *estate,
+									PlnStmtDynExecute *stmt,
+									const char *querystr, uint64 *nrows,
+									HeapTuple *first, TupleDesc *tupdesc);
 
 #endif							/* PLN_GUARDED_QUERY_H */

@@ -31,6 +31,8 @@ struct PlnSavepointFrame
 									 * write_path.c) */
 	bool		guarded;		/* did work run in it under a read guard
 								 * while it had no subtransaction (guard.c)? */
+	ResourceOwner lock_owner;	/* the locks that work took, or NULL
+								 * (guard.c, frame_lock_owner) */
 
 	/* saved on entry to the block */
 	MemoryContext entry_context;
@@ -135,10 +137,11 @@ extern bool pln_lazy_check_exempt;
 /*
  * May the statement start running inside a handler block that has no
  * subtransaction yet?  The column "lazy" of pln_stmtkinds.h says, but for
- * three cases: a SELECT expr INTO variable that runs as an assignment
+ * four cases: a SELECT expr INTO variable that runs as an assignment
  * (exec_stmt_execsql) may, once its first run has established that; an
- * INSERT that the write path may run (write_path.c); and a SELECT ...
- * INTO variables that may run under a read guard (guarded_query.c).
+ * INSERT that the write path may run (write_path.c); a SELECT ... INTO
+ * variables that may run under a read guard (guarded_query.c); and an
+ * EXECUTE ... INTO variables, whose command may (the same file).
  */
 static inline bool
 pln_stmt_may_run_lazily(PlnStmt *stmt)
@@ -173,6 +176,16 @@ pln_stmt_may_run_lazily(PlnStmt *stmt)
 	 */
 	if (stmt->cmd_type == PLN_STMT_EXECSQL &&
 		((PlnStmtExecSql *) stmt)->guarded_query == PLN_GUARDED_QUERY_CANDIDATE)
+		return true;
+
+	/*
+	 * The fourth: EXECUTE ... INTO variables, whose command may run under
+	 * a read guard when it turns out to be a reviewed SELECT
+	 * (guarded_query.c).  It decides as it runs, and passes the gate
+	 * itself when it does not take the guard.
+	 */
+	if (stmt->cmd_type == PLN_STMT_DYNEXECUTE &&
+		((PlnStmtDynExecute *) stmt)->guarded_shape != PLN_GUARDED_QUERY_NEVER)
 		return true;
 
 	/* generated from pln_stmtkinds.h; the compiler makes it one bit test */
@@ -325,6 +338,7 @@ extern bool pln_expr_tree_is_guardable(Node *node, PlnFunction *func);
 extern bool pln_analysed_tree_is_guardable(Node *node, PlnFunction *func);
 extern bool pln_function_is_inlined_concat(Oid funcid);
 extern bool pln_plan_expr_is_guardable(Node *node, PlnFunction *func);
+extern bool pln_analysed_query_expr_is_guardable(Node *node);
 extern bool pln_reviewed_call_needs_no_snapshot(Oid funcid, List *args);
 extern bool pln_reviewed_io_conversion(Oid fromtype, Oid totype);
 extern char *pln_describe_guarded(Node *node, PlnFunction *func);

@@ -1149,6 +1149,24 @@ pln_plan_expr_is_guardable(Node *node, PlnFunction *func)
 }
 
 /*
+ * May the planner plan this expression of an analysed query over tables
+ * (a dynamic command's, see guarded_query.c) under a read guard?  As
+ * pln_plan_expr_is_guardable (columns of the query's own level), and
+ * with the concatenations of text that planning inlines.  No PL
+ * variables: a dynamic command has none.  The planned tree is checked
+ * again before it runs.
+ */
+bool
+pln_analysed_query_expr_is_guardable(Node *node)
+{
+	PurityContext context;
+
+	init_context(&context, NULL, WALK_GUARDED_PLAN);
+	context.analysed = true;
+	return !impure_node_walker(node, &context);
+}
+
+/*
  * Will planning inline this function (for guard.c, whose hook is asked
  * about it when the planner decides whether to inline)?
  */

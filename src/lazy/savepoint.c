@@ -535,6 +535,9 @@ materialize_frame(PlnExecState *estate, PlnSavepointFrame *frame)
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(oldcontext);
 	frame->materialized = true;
+	/* (the locks guarded work took in the block become the new one's) */
+	if (frame->lock_owner != NULL)
+		pln_frame_locks_adopt(frame);
 	pln_stats.savepoints_materialized++;
 	if (unlikely(estate->plugins != NULL))
 		pln_block_runner.block_event(estate, frame->block,
@@ -643,7 +646,7 @@ pln_innermost_frame_is_lazy(PlnStmt **stmt)
 			 */
 			if (!pln_in_lazy_region(estate) || estate->materializing ||
 				estate->sp_top->unprotected_write ||
-				pln_read_guard_active())
+				pln_read_guard_active() || pln_guard_owner_work)
 				return false;
 			*stmt = estate->err_stmt;
 			return true;
@@ -753,6 +756,9 @@ catch_without_savepoint(PlnExecState *estate, PlnSavepointFrame *frame,
 	 */
 	if (unlikely(pln_read_guard_top != NULL) && !pln_read_guard_abort(true))
 		estate->guard_xid_moved = true;
+	/* and the locks guarded work took in the block, caught or not */
+	if (unlikely(frame->lock_owner != NULL))
+		pln_frame_locks_release(frame);
 
 	restore_call_state(estate, frame);
 
@@ -855,6 +861,8 @@ run_handler_for_duplicate(PlnExecState *estate, PlnSavepointFrame *frame)
 	PlnStmtBlock *block = frame->block;
 
 	estate->sp_top = frame->outer;
+	if (unlikely(frame->lock_owner != NULL))
+		pln_frame_locks_release(frame);
 	restore_call_state(estate, frame);
 	pln_stats.errors_caught_lazy++;
 	if (unlikely(frame->guarded))
@@ -990,6 +998,7 @@ enter_frame(PlnExecState *estate, PlnSavepointFrame *frame,
 	frame->materialized = false;
 	frame->unprotected_write = false;
 	frame->guarded = false;
+	frame->lock_owner = NULL;
 	frame->entry_context = CurrentMemoryContext;
 	frame->entry_cur_error = estate->cur_error;
 	frame->entry_handler_depth = pln_handler_depth;
@@ -1009,7 +1018,11 @@ leave_frame(PlnExecState *estate, PlnSavepointFrame *frame)
 	if (frame->materialized)
 		release_savepoint(estate, frame);
 	else if (unlikely(frame->guarded))
+	{
+		if (frame->lock_owner != NULL)
+			pln_frame_locks_keep(frame);
 		frame_stayed_lazy_guarded(frame);
+	}
 }
 
 /* Pop the frame of a block whose body threw an error; returns the error */

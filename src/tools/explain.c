@@ -382,8 +382,23 @@ lazy_stmt_impurity(SavepointPlan *sp, PlnStmt *stmt)
 				}
 				return pstrdup("runs SQL");
 			}
-		case PLN_STMT_PERFORM:
 		case PLN_STMT_DYNEXECUTE:
+			{
+				PlnStmtDynExecute *dynexec = (PlnStmtDynExecute *) stmt;
+
+				/* EXECUTE ... INTO under a read guard (guarded_query.c) */
+				if (pln_guarded_dynamic_shape(sp->estate, dynexec) !=
+					PLN_GUARDED_QUERY_CANDIDATE)
+					return pstrdup("runs SQL");
+				why = expr_impurity(sp, dynexec->query, InvalidOid, -1);
+				if (why != NULL)
+					return why;
+				if (sp->guarded != NULL && sp->cur_stmtid > 0)
+					sp->guarded[sp->cur_stmtid] =
+						pstrdup("the command, if it is a reviewed SELECT when it runs (else the subtransaction then)");
+				return NULL;
+			}
+		case PLN_STMT_PERFORM:
 		case PLN_STMT_DYNFORS:
 		case PLN_STMT_OPEN:
 		case PLN_STMT_FETCH:

@@ -88,6 +88,19 @@ LAZY_CHECKED_OBJS := $(OBJS)
 OBJS += src/lazy/lazy_check.o
 SHLIB_LINK += @src/lazy/lazy_check.wrap
 endif
+# With PLN_SERVER_CHECK=1 as well, for the server scripts/cassert-server.sh 15
+# builds (wrapped at its own entry points for catalog, buffer, lock, SPI
+# and snapshot access): lazy_check.c sets that server's hook.  Such a build
+# does not load into any other server (the hook variable is missing).
+ifdef PLN_SERVER_CHECK
+ifndef PLN_LAZY_CHECK
+$(error PLN_SERVER_CHECK=1 needs PLN_LAZY_CHECK=1)
+endif
+ifeq ($(wildcard $(shell $(PG_CONFIG) --includedir-server)/server_access_check.h),)
+$(error PLN_SERVER_CHECK=1: this server has no server_access_check.h (build it with scripts/cassert-server.sh 15))
+endif
+PG_CPPFLAGS += -DPLN_SERVER_CHECK
+endif
 
 # make installcheck: the regression scripts of sql/, in an existing server
 # (PGHOST, PGPORT, PGUSER as usual; a superuser, as the scripts create

@@ -7,7 +7,16 @@
 # Builds PostgreSQL MAJOR (15 unless given) from Debian's own source
 # package, configured with --enable-cassert --enable-debug, and installs
 # it into
-#     $PLN_CASSERT_CACHE/<version>     (default /var/cache/plnimble/pgMAJOR-cassert)
+#     $PLN_CASSERT_CACHE/<version>     (default /var/cache/plnimble/pg15-cassert-checked,
+#                                       /var/cache/plnimble/pg18-cassert)
+# 15 is the wrapped server: its postgres binary is linked once more with
+# scripts/server-access-check/server_access_check.c (our own file; no line
+# of PostgreSQL's source is edited) and -Wl,--wrap=NAME for each entry
+# point it wraps (catalog caches and scans, relation cache, buffer reads,
+# heavyweight locks, SPI connections, snapshot registration), and
+# server_access_check.h is installed with its headers: plnimble built with
+# PLN_SERVER_CHECK=1 sets the hook (docs/design.md, "The checking build").
+# The checksum of those files is part of the cache key.
 # Which version:
 #   15  the version of the installed postgresql-15 package, from the
 #       machine's own suites (bookworm);
@@ -47,8 +56,17 @@ case $major in
 	exit 2
 	;;
 esac
-CACHE=${PLN_CASSERT_CACHE:-/var/cache/plnimble/pg$major-cassert}
+# 15 is the wrapped server (see the header): a cache directory of its own,
+# so that a prefix built before the wrappers is never taken for one.
+case $major in
+15) CACHE=${PLN_CASSERT_CACHE:-/var/cache/plnimble/pg15-cassert-checked} ;;
+18) CACHE=${PLN_CASSERT_CACHE:-/var/cache/plnimble/pg18-cassert} ;;
+esac
 JOBS=${PLN_CASSERT_JOBS:-2}
+# The wrapped entry points (15 only): our own source, linked into the
+# server; its checksum is part of the cache key.
+CHECKDIR=$(cd "$(dirname "$0")/server-access-check" && pwd)
+CHECK_FILES=(server_access_check.c server_access_check.h)
 # How the server is configured (ICU as in Debian's build: the suite uses
 # ICU collations).  Part of the cache key, with the source version.
 CONFIGURE_FLAGS=(--enable-cassert --enable-debug --disable-rpath --with-icu
@@ -58,6 +76,9 @@ CONFIGURE_FLAGS=(--enable-cassert --enable-debug --disable-rpath --with-icu
 # server.
 CONTRIB=(citext file_fdw btree_gist)
 RECIPE="${CONFIGURE_FLAGS[*]} contrib: ${CONTRIB[*]}"
+if [ "$major" = 15 ]; then
+	RECIPE="$RECIPE server-access-check: $(cd "$CHECKDIR" && cat "${CHECK_FILES[@]}" | sha256sum | cut -c1-16)"
+fi
 
 log() { printf 'cassert-server: %s\n' "$*" >&2; }
 
@@ -206,6 +227,48 @@ tmpprefix=$prefix.tmp
 stage=$work/stage
 rm -rf "$tmpprefix" "$stage"
 
+# The wrapped server (15): compile server_access_check.c in the configured
+# tree (the backend's own compiler flags) and link the postgres binary once
+# more, with it and one -Wl,--wrap=NAME per wrapper it defines.  Nothing of
+# PostgreSQL's source is edited.  The binary is checked: every wrapper and
+# the hook variable must be in its dynamic symbol table (extensions, and
+# so plnimble, find the hook there).
+wrapped=()
+link_wrapped_server() {
+	local n wraps=()
+	mapfile -t wrapped < <(sed -n 's/^WRAP([^,]*, *\([A-Za-z0-9_]*\),.*/\1/p' \
+		"$CHECKDIR/server_access_check.c")
+	[ ${#wrapped[@]} -gt 0 ] || { echo "no wrappers in server_access_check.c"; return 1; }
+	for n in "${wrapped[@]}"; do
+		wraps+=("-Wl,--wrap=$n")
+	done
+	echo "== server-access-check: ${wrapped[*]}"
+	cp "${CHECK_FILES[@]/#/$CHECKDIR/}" src/backend/ || return 1
+	make -C src/backend -s server_access_check.o || return 1
+	rm -f src/backend/postgres
+	make -C src/backend -s postgres \
+		LDFLAGS_EX="server_access_check.o ${wraps[*]}" || return 1
+	check_wrapped_binary src/backend/postgres
+}
+check_wrapped_binary() {
+	local n syms
+	syms=$(nm -D --defined-only "$1") || return 1
+	for n in "${wrapped[@]/#/__wrap_}" server_access_check_hook; do
+		grep -qE " $n\$" <<<"$syms" || { echo "$1 lacks $n"; return 1; }
+	done
+}
+# After the install: the installed binary is the wrapped one (installed
+# again, so that a relink by make install could not lose the wrappers),
+# and the header goes next to the server's headers.
+install_wrapped_server() {
+	local inc
+	install -m 755 src/backend/postgres "$stage$tmpprefix/bin/postgres" || return 1
+	check_wrapped_binary "$stage$tmpprefix/bin/postgres" || return 1
+	inc=$(find "$stage$tmpprefix/include" -path '*/server/utils/catcache.h' | head -n 1)
+	[ -n "$inc" ] || { echo "no server headers in the staged install"; return 1; }
+	install -m 644 "$CHECKDIR/server_access_check.h" "$(dirname "$(dirname "$inc")")/" || return 1
+}
+
 build() {
 	local stray
 	cd "$srcdir" || return 1
@@ -214,8 +277,14 @@ build() {
 		"${CONFIGURE_FLAGS[@]}" CFLAGS="-O2 -g" || return 1
 	echo "== make"
 	nice -n 19 make -j"$JOBS" -s || return 1
+	if [ "$major" = 15 ]; then
+		link_wrapped_server || return 1
+	fi
 	echo "== make install (staged)"
 	make -s install DESTDIR="$stage" || return 1
+	if [ "$major" = 15 ]; then
+		install_wrapped_server || return 1
+	fi
 	for m in "${CONTRIB[@]}"; do
 		echo "== contrib/$m"
 		nice -n 19 make -C "contrib/$m" -s || return 1

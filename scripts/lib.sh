@@ -156,10 +156,11 @@ pln_build_install() {
 	# The objects depend on the server's headers and the link on the
 	# checking build: switching either rebuilds everything.  (make clean
 	# also removes results/, so it comes first.)
-	local config="$PLN_PG_CONFIG lazy_check=${PLN_LAZY_CHECK:-0}"
+	local config="$PLN_PG_CONFIG lazy_check=${PLN_LAZY_CHECK:-0} server_check=${PLN_SERVER_CHECK:-0}"
 	local stamp=$PLN_ROOT/.build-config
 	local make_args=(PG_CONFIG="$PLN_PG_CONFIG")
 	[ "${PLN_LAZY_CHECK:-0}" = 1 ] && make_args+=(PLN_LAZY_CHECK=1)
+	[ "${PLN_SERVER_CHECK:-0}" = 1 ] && make_args+=(PLN_SERVER_CHECK=1)
 	if [ "$(cat "$stamp" 2>/dev/null)" != "$config" ]; then
 		make -C "$PLN_ROOT" "${make_args[@]}" clean >/dev/null 2>&1 || true
 	fi

@@ -224,7 +224,14 @@ cassert)
 		LD_LIBRARY_PATH=$("$PLN_PG_CONFIG" --libdir)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 		export PLN_PG_VERSION LD_LIBRARY_PATH
 	fi
-	echo "lane: assertion-enabled PostgreSQL $("$PLN_PG_CONFIG" --version) from $cassert_prefix"
+	if [ "$cassert_major" = 15 ]; then
+		# The wrapped server: plnimble's checking build, with the server's
+		# own access check hook set (docs/design.md, "The checking build")
+		[ -f "$("$PLN_PG_CONFIG" --includedir-server)/server_access_check.h" ] ||
+			setup_failed "$cassert_prefix is not the wrapped server (no server_access_check.h)"
+		export PLN_LAZY_CHECK=1 PLN_SERVER_CHECK=1
+	fi
+	echo "lane: assertion-enabled PostgreSQL $("$PLN_PG_CONFIG" --version) from $cassert_prefix${PLN_SERVER_CHECK:+, wrapped at its catalog, buffer, lock, SPI and snapshot entry points, plnimble in its checking build}"
 	;;
 esac
 pln_build_install || setup_failed "build failed (see above and results/build.log)"
@@ -413,5 +420,28 @@ done
 echo "oracle: $identical identical, $differ differ ($allowlisted allowlisted)"
 if ! pln_check_server_log "$PLN_SERVER_LOG"; then
 	failed=$((failed + 1))
+fi
+
+# --- the wrapped server's self-test ------------------------------------------------
+# --cassert on 15: the server's hook is installed and fires (one check;
+# scripts/server-access-check/probe.sql).  After the server-log check, as
+# the accesses it makes on purpose log lazy-check lines; its output must
+# match probe.out, and each of its caught accesses must be in the log.
+if [ "${PLN_SERVER_CHECK:-0}" = 1 ]; then
+	probe=scripts/server-access-check/probe
+	before=$(wc -l <"$PLN_SERVER_LOG")
+	if pln_fresh_db regress_server_check plnimble_tpl >/dev/null 2>&1 &&
+		timeout "$PLN_TIMEOUT" psql -X -q -d regress_server_check -f "$probe.sql" \
+			>results/server-check-probe.out 2>&1 &&
+		diff -u "$probe.out" results/server-check-probe.out >results/server-check-probe.diff &&
+		[ "$(tail -n +"$((before + 1))" "$PLN_SERVER_LOG" | grep -c 'LOG:  lazy-check: .* (inside the server) called in a handler block')" \
+			-eq "$(grep -o '\[lazy-check: ' "$probe.out" | wc -l)" ]; then
+		echo "ok    server-check probe (the server's hook is installed and fires)"
+		passed=$((passed + 1))
+	else
+		echo "FAIL  server-check probe: results/server-check-probe.out differs from $probe.out, or the log lines are missing"
+		cat results/server-check-probe.diff 2>/dev/null
+		failed=$((failed + 1))
+	fi
 fi
 finish "$passed" "$failed"

@@ -164,6 +164,9 @@ _PG_init(void)
 	pln_plugin_init();
 	pln_write_path_init();
 	pln_read_guard_init();
+#ifdef PLN_SERVER_CHECK
+	pln_server_check_init();
+#endif
 
 	DefineCustomEnumVariable("plnimble.variable_conflict",
 							 gettext_noop("Sets handling of conflicts between PL/nimble variable names and table column names."),

@@ -1303,6 +1303,9 @@ run_simple_expr_state(PlnExecState *estate, PlnExpr *expr, ExprState *state,
 	econtext->ecxt_param_list_info = estate->paramLI;
 	estate->cur_expr = expr;
 
+	/* (the wrapped-server lane's self-test, pln_savepoint.h) */
+	pln_server_check_probe();
+
 	oldcontext = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
 	result = ExecEvalExpr(state, econtext, isNull);
 	MemoryContextSwitchTo(oldcontext);

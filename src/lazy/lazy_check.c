@@ -27,9 +27,13 @@
  * up only for some arguments; they have C wrappers below that look at
  * them.
  *
- * Only calls made by plnimble's own code are seen: a server function
+ * Only calls made by plnimble's own code are seen here: a server function
  * that does a lookup internally is caught only if plnimble's call of it
- * is wrapped (expand_array below is one such).
+ * is wrapped (expand_array below is one such).  What the server does
+ * inside is seen in the wrapped-server lane (PLN_SERVER_CHECK, at the
+ * end of this file): that server calls a hook at its own entry points
+ * for catalog, buffer, lock, SPI and snapshot access, and the hook here
+ * applies the same rule.
  *
  * Copyright (c) 2026, the plnimble developers.
  * Licensed under the PostgreSQL License; see the LICENSE file.
@@ -41,6 +45,16 @@
 #include "utils/array.h"
 #include "utils/expandeddatum.h"
 #include "utils/fmgrtab.h"
+#ifdef PLN_SERVER_CHECK
+#include <dlfcn.h>
+
+#include "access/genam.h"
+#include "catalog/pg_namespace.h"
+#include "server_access_check.h"
+#include "storage/lmgr.h"
+#include "utils/guc.h"
+#include "utils/syscache.h"
+#endif
 
 #include "plnimble.h"
 
@@ -50,6 +64,10 @@
 
 extern void pln_lazy_check_call(const char *fn, const char *header);
 
+static pg_attribute_noreturn() void lazy_check_report(const char *fn,
+													   const char *header,
+													   PlnStmt *stmt);
+
 /*
  * Called by every wrapper before the real function: a no-op unless the
  * innermost handler block has no subtransaction.
@@ -58,11 +76,18 @@ void
 pln_lazy_check_call(const char *fn, const char *header)
 {
 	PlnStmt    *stmt = NULL;
-	const char *kind;
-	int			lineno;
 
 	if (likely(!pln_innermost_frame_is_lazy(&stmt)) || pln_lazy_check_exempt)
 		return;
+	lazy_check_report(fn, header, stmt);
+}
+
+/* The rule was broken: a log line, then an internal error */
+static void
+lazy_check_report(const char *fn, const char *header, PlnStmt *stmt)
+{
+	const char *kind;
+	int			lineno;
 
 	kind = stmt != NULL ? pln_stmt_typename(stmt) : "no statement";
 	lineno = stmt != NULL ? stmt->lineno : 0;
@@ -202,3 +227,158 @@ __wrap_OidOutputFunctionCall(Oid functionId, Datum val)
 							"fmgr.h");
 	return __real_OidOutputFunctionCall(functionId, val);
 }
+
+#ifdef PLN_SERVER_CHECK
+
+/*
+ * The wrapped-server lane: the server built by scripts/cassert-server.sh 15
+ * calls server_access_check_hook at its own entry points for catalog
+ * caches, catalog scans, the relation cache, buffer reads, heavyweight
+ * locks, SPI connections and snapshot registration
+ * (scripts/server-access-check/server_access_check.c says why those), from
+ * wherever in the server they are called.  The rule is the one above: in a
+ * handler block without its subtransaction, outside materializing and
+ * without a read guard, none of them may be reached.
+ *
+ * While the report itself runs (its log line, the error's context
+ * callbacks) the hook lets everything through, so that a lookup made by
+ * the reporting cannot report again.
+ */
+static bool server_check_reporting = false;
+
+static void
+server_access_checked(const char *entry_point)
+{
+	PlnStmt    *stmt = NULL;
+
+	if (server_check_reporting || pln_lazy_check_exempt ||
+		likely(!pln_innermost_frame_is_lazy(&stmt)))
+		return;
+	server_check_reporting = true;
+	PG_TRY();
+	{
+		lazy_check_report(entry_point, "inside the server", stmt);
+	}
+	PG_FINALLY();
+	{
+		server_check_reporting = false;
+	}
+	PG_END_TRY();
+}
+
+/*
+ * The lane's self-test (plnimble.server_check_probe): where a simple
+ * expression is evaluated, do one server access, through server functions
+ * whose own calls of the entry points are wrapped:
+ *	catcache	a catalog cache lookup (SearchSysCacheExists, which reaches
+ *				SearchCatCache)
+ *	lock		a heavyweight lock on pg_namespace (LockRelationOid, which
+ *				reaches LockAcquireExtended)
+ *	scan		the same lock, then an index scan of pg_namespace:
+ *				relation cache, catalog scan, snapshot, buffer reads
+ * The server functions are looked up by name (dlsym), so that plnimble's
+ * own wrappers (-Wl,--wrap acts on every object of the library, this one
+ * too) do not stand in front of them: only the server's hook can see
+ * these accesses.  scripts/server-access-check/probe.sql shows each caught
+ * in a handler block without its subtransaction, and let through under a
+ * read guard and where the block has its subtransaction.
+ */
+enum
+{
+	PROBE_NONE,
+	PROBE_CATCACHE,
+	PROBE_LOCK,
+	PROBE_SCAN
+};
+
+static const struct config_enum_entry probe_options[] = {
+	{"none", PROBE_NONE, false},
+	{"catcache", PROBE_CATCACHE, false},
+	{"lock", PROBE_LOCK, false},
+	{"scan", PROBE_SCAN, false},
+	{NULL, 0, false}
+};
+
+static int	server_check_probe = PROBE_NONE;
+
+static struct
+{
+	bool		(*syscache_exists) (int cacheId, Datum key1, Datum key2,
+									Datum key3, Datum key4);
+	void		(*lock_relation_oid) (Oid relid, LOCKMODE lockmode);
+	Relation	(*table_open) (Oid relationId, LOCKMODE lockmode);
+	void		(*table_close) (Relation relation, LOCKMODE lockmode);
+	SysScanDesc (*beginscan) (Relation heapRelation, Oid indexId,
+							  bool indexOK, Snapshot snapshot,
+							  int nkeys, ScanKey key);
+	HeapTuple	(*getnext) (SysScanDesc sysscan);
+	void		(*endscan) (SysScanDesc sysscan);
+}			probe_fn;
+
+static void *
+server_function(const char *name)
+{
+	void	   *fn = dlsym(RTLD_DEFAULT, name);
+
+	if (fn == NULL)
+		elog(ERROR, "server-check probe: the server has no function %s", name);
+	return fn;
+}
+
+void
+pln_server_check_probe(void)
+{
+	Relation	rel;
+	SysScanDesc scan;
+
+	switch (server_check_probe)
+	{
+		case PROBE_NONE:
+			break;
+		case PROBE_CATCACHE:
+			(void) probe_fn.syscache_exists(NAMESPACEOID,
+											ObjectIdGetDatum(PG_CATALOG_NAMESPACE),
+											0, 0, 0);
+			break;
+		case PROBE_LOCK:
+			probe_fn.lock_relation_oid(NamespaceRelationId, AccessShareLock);
+			break;
+		case PROBE_SCAN:
+			rel = probe_fn.table_open(NamespaceRelationId, AccessShareLock);
+			scan = probe_fn.beginscan(rel, NamespaceOidIndexId, true, NULL,
+									  0, NULL);
+			(void) probe_fn.getnext(scan);
+			probe_fn.endscan(scan);
+			probe_fn.table_close(rel, NoLock);
+			break;
+	}
+}
+
+/* Called once, from _PG_init */
+void
+pln_server_check_init(void)
+{
+	/* (a server that calls it with another set of entry points) */
+	StaticAssertStmt(SERVER_ACCESS_CHECK_VERSION == 1,
+					 "the wrapped entry points are the ones described here");
+	server_access_check_hook = server_access_checked;
+
+	probe_fn.syscache_exists = server_function("SearchSysCacheExists");
+	probe_fn.lock_relation_oid = server_function("LockRelationOid");
+	probe_fn.table_open = server_function("table_open");
+	probe_fn.table_close = server_function("table_close");
+	probe_fn.beginscan = server_function("systable_beginscan");
+	probe_fn.getnext = server_function("systable_getnext");
+	probe_fn.endscan = server_function("systable_endscan");
+
+	DefineCustomEnumVariable("plnimble.server_check_probe",
+							 "The wrapped-server lane's self-test: a server access at each simple expression.",
+							 NULL,
+							 &server_check_probe,
+							 PROBE_NONE,
+							 probe_options,
+							 PGC_USERSET, GUC_NOT_IN_SAMPLE,
+							 NULL, NULL, NULL);
+}
+
+#endif							/* PLN_SERVER_CHECK */

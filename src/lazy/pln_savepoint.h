@@ -135,6 +135,21 @@ extern bool pln_innermost_frame_is_lazy(PlnStmt **stmt);	/* lazy_check.c */
 extern bool pln_lazy_check_exempt;
 
 /*
+ * The wrapped-server lane (make PLN_LAZY_CHECK=1 PLN_SERVER_CHECK=1, on the
+ * server scripts/cassert-server.sh 15 builds): lazy_check.c also sets the
+ * server's own access check hook, and pln_server_check_probe (called
+ * where a simple expression is evaluated) does the server access that the
+ * setting plnimble.server_check_probe names, so that the lane can show
+ * that the hook is installed and fires.  Neither exists in other builds.
+ */
+#ifdef PLN_SERVER_CHECK
+extern void pln_server_check_init(void);
+extern void pln_server_check_probe(void);
+#else
+#define pln_server_check_probe() ((void) 0)
+#endif
+
+/*
  * May the statement start running inside a handler block that has no
  * subtransaction yet?  The column "lazy" of pln_stmtkinds.h says, but for
  * four cases: a SELECT expr INTO variable that runs as an assignment

@@ -184,12 +184,15 @@ static const Oid rv_clock[] = {
 	F_NOW, F_TRANSACTION_TIMESTAMP, F_STATEMENT_TIMESTAMP, F_PG_BACKEND_PID
 };
 static const Oid rv_datetime_fields[] = {
+	F_AGE_TIMESTAMPTZ_TIMESTAMPTZ, F_AGE_TIMESTAMP_TIMESTAMP, F_MAKE_DATE,
+	F_TO_TIMESTAMP_FLOAT8
+};
+static const Oid rv_datetime_units[] = {
 	F_DATE_TRUNC_TEXT_TIMESTAMPTZ, F_DATE_TRUNC_TEXT_TIMESTAMP,
 	F_DATE_TRUNC_TEXT_INTERVAL, F_DATE_PART_TEXT_TIMESTAMPTZ,
 	F_DATE_PART_TEXT_TIMESTAMP, F_DATE_PART_TEXT_INTERVAL,
 	F_EXTRACT_TEXT_TIMESTAMPTZ, F_EXTRACT_TEXT_TIMESTAMP, F_EXTRACT_TEXT_DATE,
-	F_EXTRACT_TEXT_INTERVAL, F_AGE_TIMESTAMPTZ_TIMESTAMPTZ,
-	F_AGE_TIMESTAMP_TIMESTAMP, F_MAKE_DATE, F_TO_TIMESTAMP_FLOAT8
+	F_EXTRACT_TEXT_INTERVAL
 };
 static const Oid rv_oids[] = {
 	F_OIDEQ, F_OIDNE, F_OIDLT, F_OIDLE, F_OIDGT, F_OIDGE
@@ -400,16 +403,23 @@ static const ReviewedGroup reviewed_groups[] = {
 		"datetime_field_overflow / datetime out of range, invalid "
 		"interval arithmetic."),
 	RV_GROUP("date and time fields", PLN_FN_PURE, RV_RUNS_NO_CODE, rv_datetime_fields,
+		"age of two timestamps, make_date and to_timestamp(double "
+		"precision): the value taken apart and put together in C; those "
+		"of timestamptz use the session time zone, already loaded, which "
+		"is what PL/pgSQL sees (a subtransaction changes no setting).  All "
+		"internal functions, none an SQL function the planner would "
+		"inline.  Errors: timestamp or date out of range."),
+	RV_GROUP("date and time fields by unit name", PLN_FN_GUARDED, RV_RUNS_NO_CODE, rv_datetime_units,
 		"date_trunc, date_part and extract of timestamptz, timestamp, "
-		"date and interval, age of two timestamps, make_date and "
-		"to_timestamp(double precision): the unit is looked up in a "
-		"constant table, the value taken apart and put together in C; "
-		"those of timestamptz use the session time zone, already loaded "
-		"(the forms that name a time zone, which may load one, are not "
-		"here), which is what PL/pgSQL sees (a subtransaction changes no "
-		"setting).  All internal functions, none an SQL function the "
-		"planner would inline.  Errors: unit not recognized or not "
-		"supported, timestamp or date out of range."),
+		"date and interval: the unit is looked up in a constant table, "
+		"the value taken apart in C, as above (the forms that name a time "
+		"zone, which may load one, are not here).  Class GUARDED: the "
+		"error for a unit not recognized or not supported names the type "
+		"with format_type_be, a catalog cache lookup (found by the "
+		"wrapped-server lane: SearchCatCache1 in a handler block without "
+		"its subtransaction, sql/read_guard.sql's rg_fields with unit "
+		"'fortnight').  Errors: unit not recognized or not supported, "
+		"timestamp or date out of range."),
 	RV_GROUP("the transaction's and statement's start, the backend's pid", PLN_FN_PURE, RV_RUNS_NO_CODE, rv_clock,
 		"now() (also CURRENT_TIMESTAMP and the other SQL value functions "
 		"of the clock, see impure_node_walker), transaction_timestamp(), "

@@ -77,6 +77,19 @@ static int	n_spare_owners = 0;
  */
 bool		pln_guard_owner_work = false;
 
+/*
+ * Release an owner in its three phases, as a subtransaction's commit
+ * (locks to the parent owner, anything else reported as leaked) or abort
+ * (everything released) releases its owner
+ */
+static void
+release_owner(ResourceOwner owner, bool isCommit)
+{
+	ResourceOwnerRelease(owner, RESOURCE_RELEASE_BEFORE_LOCKS, isCommit, false);
+	ResourceOwnerRelease(owner, RESOURCE_RELEASE_LOCKS, isCommit, false);
+	ResourceOwnerRelease(owner, RESOURCE_RELEASE_AFTER_LOCKS, isCommit, false);
+}
+
 /* A resource owner, child of parent: a spare one if there is one */
 static ResourceOwner
 take_owner(ResourceOwner parent, const char *name)
@@ -129,6 +142,19 @@ frame_lock_owner(PlnSavepointFrame *frame)
 	return frame->lock_owner;
 }
 
+/* The block's lock owner ends: its locks kept (passed on) or released */
+static void
+end_frame_locks(PlnSavepointFrame *frame, bool keep)
+{
+	ResourceOwner owner = frame->lock_owner;
+
+	pln_guard_owner_work = true;
+	frame->lock_owner = NULL;
+	release_owner(owner, keep);
+	give_back_owner(owner);
+	pln_guard_owner_work = false;
+}
+
 /*
  * The block (frame) ended normally without its subtransaction: its locks
  * go to the owner around it (the enclosing block's, or the one current),
@@ -137,15 +163,7 @@ frame_lock_owner(PlnSavepointFrame *frame)
 void
 pln_frame_locks_keep(PlnSavepointFrame *frame)
 {
-	ResourceOwner owner = frame->lock_owner;
-
-	pln_guard_owner_work = true;
-	frame->lock_owner = NULL;
-	ResourceOwnerRelease(owner, RESOURCE_RELEASE_BEFORE_LOCKS, true, false);
-	ResourceOwnerRelease(owner, RESOURCE_RELEASE_LOCKS, true, false);
-	ResourceOwnerRelease(owner, RESOURCE_RELEASE_AFTER_LOCKS, true, false);
-	give_back_owner(owner);
-	pln_guard_owner_work = false;
+	end_frame_locks(frame, true);
 }
 
 /*
@@ -158,15 +176,7 @@ pln_frame_locks_keep(PlnSavepointFrame *frame)
 void
 pln_frame_locks_release(PlnSavepointFrame *frame)
 {
-	ResourceOwner owner = frame->lock_owner;
-
-	pln_guard_owner_work = true;
-	frame->lock_owner = NULL;
-	ResourceOwnerRelease(owner, RESOURCE_RELEASE_BEFORE_LOCKS, false, false);
-	ResourceOwnerRelease(owner, RESOURCE_RELEASE_LOCKS, false, false);
-	ResourceOwnerRelease(owner, RESOURCE_RELEASE_AFTER_LOCKS, false, false);
-	give_back_owner(owner);
-	pln_guard_owner_work = false;
+	end_frame_locks(frame, false);
 }
 
 /*
@@ -296,9 +306,7 @@ pln_read_guard_leave(PlnExecState *estate, PlnReadGuard *handle)
 		(void) fetch_search_path_array(NULL, 0);
 
 	/* released with the guard's owner current, as ResourceOwnerRelease does */
-	ResourceOwnerRelease(owner, RESOURCE_RELEASE_BEFORE_LOCKS, true, false);
-	ResourceOwnerRelease(owner, RESOURCE_RELEASE_LOCKS, true, false);
-	ResourceOwnerRelease(owner, RESOURCE_RELEASE_AFTER_LOCKS, true, false);
+	release_owner(owner, true);
 
 	CurrentResourceOwner = guard->saved_owner;
 	xid_moved = (GetCurrentTransactionIdIfAny() != guard->saved_xid);
@@ -353,9 +361,7 @@ pln_read_guard_abort(bool for_caught_error)
 	SetUserIdAndSecContext(guard->saved_userid, guard->saved_sec_context);
 
 	/* the owner's three phases, as for an aborted subtransaction */
-	ResourceOwnerRelease(owner, RESOURCE_RELEASE_BEFORE_LOCKS, false, false);
-	ResourceOwnerRelease(owner, RESOURCE_RELEASE_LOCKS, false, false);
-	ResourceOwnerRelease(owner, RESOURCE_RELEASE_AFTER_LOCKS, false, false);
+	release_owner(owner, false);
 
 	/*
 	 * The active snapshot stack back to its level at entry

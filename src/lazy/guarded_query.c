@@ -562,6 +562,21 @@ pln_plan_cache_chooses_generic(CachedPlanSource *plansource)
 }
 
 /*
+ * Is a hook of another module set that running a query under a guard
+ * would call: the executor's, its permission check's, analysis's (a plan
+ * cache revalidation analyses again), the planner's?  Their code is not
+ * reviewed.
+ */
+static bool
+query_hook_set(void)
+{
+	return ExecutorStart_hook != NULL || ExecutorRun_hook != NULL ||
+		ExecutorFinish_hook != NULL || ExecutorEnd_hook != NULL ||
+		ExecutorCheckPerms_hook != NULL ||
+		post_parse_analyze_hook != NULL || pln_other_planner_hook_set();
+}
+
+/*
  * May the statement run under a guard now?  Everything that can change
  * between runs and is cheap to see: the checked generic plan is still the
  * plan cache's and will be chosen, nothing hooks the executor, the planner
@@ -589,10 +604,7 @@ pln_guarded_query_moment_allows(PlnExecState *estate, PlnStmtExecSql *stmt)
 		return false;
 	return estate->atomic &&
 		!estate->func->print_strict_params &&
-		ExecutorStart_hook == NULL && ExecutorRun_hook == NULL &&
-		ExecutorFinish_hook == NULL && ExecutorEnd_hook == NULL &&
-		ExecutorCheckPerms_hook == NULL &&
-		post_parse_analyze_hook == NULL && !pln_other_planner_hook_set() &&
+		!query_hook_set() &&
 		ActiveSnapshotSet() &&
 		pln_read_guard_usable(estate);
 }
@@ -649,10 +661,7 @@ pln_guarded_dynamic_moment_allows(PlnExecState *estate)
 		 estate->trigdata->tg_newtable != NULL))
 		return false;
 	return estate->atomic &&
-		ExecutorStart_hook == NULL && ExecutorRun_hook == NULL &&
-		ExecutorFinish_hook == NULL && ExecutorEnd_hook == NULL &&
-		ExecutorCheckPerms_hook == NULL &&
-		post_parse_analyze_hook == NULL && !pln_other_planner_hook_set() &&
+		!query_hook_set() &&
 		!pln_planning_hook_set() &&
 		row_security_policy_hook_permissive == NULL &&
 		row_security_policy_hook_restrictive == NULL &&
